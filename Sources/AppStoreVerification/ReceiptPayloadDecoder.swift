@@ -1,0 +1,168 @@
+import AppStoreModel
+import Foundation
+import SwiftASN1
+
+/// Decodes the signed content of an app receipt, a DER `SET OF ReceiptAttribute`,
+/// into an ``AppReceipt``. Attribute types it does not know are skipped.
+enum ReceiptPayloadDecoder {
+    /// One `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
+    private struct Attribute {
+        let type: Int
+        let value: ArraySlice<UInt8>
+    }
+
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(VerificationError) -> AppReceipt {
+        var receiptType: String?
+        var bundleId: String?
+        var bundleIdData = Data()
+        var appVersion: String?
+        var opaqueValue = Data()
+        var sha1Hash = Data()
+        var creationDate: Date?
+        var originalAppVersion: String?
+        var originalPurchaseDate: Date?
+        var expirationDate: Date?
+        var inAppPurchases: [InAppPurchase] = []
+
+        for attribute in try attributes(bytes, what: "receipt") {
+            switch attribute.type {
+            case 0: receiptType = try string(attribute)
+            case 2:
+                bundleId = try string(attribute)
+                bundleIdData = Data(attribute.value)
+            case 3: appVersion = try string(attribute)
+            case 4: opaqueValue = Data(attribute.value)
+            case 5: sha1Hash = Data(attribute.value)
+            case 12: creationDate = try date(attribute)
+            case 17: inAppPurchases.append(try inAppPurchase(attribute.value))
+            case 18: originalPurchaseDate = try date(attribute)
+            case 19: originalAppVersion = try string(attribute)
+            case 21: expirationDate = try date(attribute)
+            default: continue
+            }
+        }
+        guard let bundleId, let appVersion, let creationDate else {
+            throw VerificationError(.malformedPayload, "the receipt lacks its bundle id, app version or creation date")
+        }
+        return AppReceipt(
+            receiptType: receiptType,
+            bundleId: bundleId,
+            bundleIdData: bundleIdData,
+            appVersion: appVersion,
+            opaqueValue: opaqueValue,
+            sha1Hash: sha1Hash,
+            creationDate: creationDate,
+            originalAppVersion: originalAppVersion,
+            originalPurchaseDate: originalPurchaseDate,
+            expirationDate: expirationDate,
+            inAppPurchases: inAppPurchases
+        )
+    }
+
+    private static func inAppPurchase(_ bytes: ArraySlice<UInt8>) throws(VerificationError) -> InAppPurchase {
+        var quantity = 1
+        var productId: String?
+        var transactionId: String?
+        var originalTransactionId: String?
+        var purchaseDate: Date?
+        var originalPurchaseDate: Date?
+        var expirationDate: Date?
+        var cancellationDate: Date?
+        var webOrderLineItemId: Int64?
+        var isTrialPeriod: Bool?
+        var isInIntroOfferPeriod: Bool?
+        var promotionalOfferId: String?
+
+        for attribute in try attributes(bytes, what: "in-app purchase") {
+            switch attribute.type {
+            case 1701: quantity = try integer(attribute)
+            case 1702: productId = try string(attribute)
+            case 1703: transactionId = try string(attribute)
+            case 1704: purchaseDate = try date(attribute)
+            case 1705: originalTransactionId = try string(attribute)
+            case 1706: originalPurchaseDate = try date(attribute)
+            case 1708: expirationDate = try date(attribute)
+            case 1711: webOrderLineItemId = try integer(attribute)
+            case 1712: cancellationDate = try date(attribute)
+            case 1713: isTrialPeriod = try integer(attribute) as Int != 0
+            case 1719: isInIntroOfferPeriod = try integer(attribute) as Int != 0
+            case 1721: promotionalOfferId = try string(attribute)
+            default: continue
+            }
+        }
+        guard let productId, let transactionId, let purchaseDate else {
+            throw VerificationError(
+                .malformedPayload,
+                "an in-app purchase lacks its product id, transaction id or purchase date"
+            )
+        }
+        return InAppPurchase(
+            quantity: quantity,
+            productId: productId,
+            transactionId: transactionId,
+            originalTransactionId: originalTransactionId ?? transactionId,
+            purchaseDate: purchaseDate,
+            originalPurchaseDate: originalPurchaseDate,
+            subscriptionExpirationDate: expirationDate,
+            cancellationDate: cancellationDate,
+            webOrderLineItemId: webOrderLineItemId,
+            isTrialPeriod: isTrialPeriod,
+            isInIntroOfferPeriod: isInIntroOfferPeriod,
+            promotionalOfferId: promotionalOfferId
+        )
+    }
+
+    private static func attributes(_ bytes: ArraySlice<UInt8>, what: String) throws(VerificationError) -> [Attribute] {
+        do {
+            let set = try BER.parse(bytes)
+            guard set.identifier == .set, case .constructed(let nodes) = set.content else {
+                throw VerificationError(.malformedPayload, "the \(what) is not a SET of attributes")
+            }
+            return try nodes.map { node in
+                try BER.sequence(node, identifier: .sequence) { fields in
+                    let type = try Int(berEncoded: &fields)
+                    _ = try ASN1Any(berEncoded: &fields)  // version, unused
+                    let value = try ASN1OctetString(berEncoded: &fields).bytes
+                    return Attribute(type: type, value: value)
+                }
+            }
+        } catch let error as VerificationError {
+            throw error
+        } catch {
+            throw VerificationError(.malformedPayload, "the \(what) attributes do not parse: \(error)")
+        }
+    }
+
+    private static func string(_ attribute: Attribute) throws(VerificationError) -> String {
+        do {
+            let node = try BER.parse(attribute.value)
+            switch node.identifier {
+            case .utf8String: return String(try ASN1UTF8String(berEncoded: node))
+            case .ia5String: return String(try ASN1IA5String(berEncoded: node))
+            case .printableString: return String(try ASN1PrintableString(berEncoded: node))
+            default: break
+            }
+        } catch {}
+        throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not a string")
+    }
+
+    private static func integer<I: FixedWidthInteger & ASN1IntegerRepresentable>(
+        _ attribute: Attribute
+    ) throws(VerificationError) -> I {
+        do {
+            return try I(berEncoded: attribute.value)
+        } catch {
+            throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not an integer")
+        }
+    }
+
+    /// A date attribute: an IA5String in RFC 3339 form; empty means absent.
+    private static func date(_ attribute: Attribute) throws(VerificationError) -> Date? {
+        let text = try string(attribute)
+        if text.isEmpty { return nil }
+        guard let date = RFC3339Date.parse(text) else {
+            throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not an RFC 3339 date")
+        }
+        return date
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs one operation repeatedly on the current task for a fixed time and summarizes
+/// how long each run took.
+struct BenchmarkRunner {
+    /// The outcome of one benchmark.
+    struct Result: Encodable {
+        var name: String
+        var iterations: Int
+        var operationsPerSecond: Double
+        var meanMicroseconds: Double
+        var p50Microseconds: Double
+        var p99Microseconds: Double
+    }
+
+    let seconds: Double
+
+    /// Runs `operation` after a short warm-up until `seconds` have passed.
+    func measure(_ name: String, _ operation: () async throws -> Void) async throws -> Result {
+        let clock = ContinuousClock()
+        for _ in 0..<20 { try await operation() }
+        var samples: [Duration] = []
+        samples.reserveCapacity(100_000)
+        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        let start = clock.now
+        while clock.now < deadline {
+            let began = clock.now
+            try await operation()
+            samples.append(clock.now - began)
+        }
+        let elapsed = Self.microseconds(clock.now - start)
+        samples.sort()
+        return Result(
+            name: name,
+            iterations: samples.count,
+            operationsPerSecond: Double(samples.count) / (elapsed / 1_000_000),
+            meanMicroseconds: elapsed / Double(samples.count),
+            p50Microseconds: Self.microseconds(samples[samples.count / 2]),
+            p99Microseconds: Self.microseconds(samples[min(samples.count - 1, samples.count * 99 / 100)])
+        )
+    }
+
+    private static func microseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1_000_000 + Double(attoseconds) / 1_000_000_000_000
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// `storekeeper`: StoreKeeper's command line.
+///
+/// Exit status: 0 when the command succeeded (data verified), 1 when data was
+/// rejected, 2 for usage errors (bad options, unreadable files).
+@main
+struct StoreKeeperCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storekeeper",
+        abstract: "In-App Purchases that never lose an order.",
+        subcommands: [ReceiptCommand.self, JWSCommand.self, BenchCommand.self]
+    )
+
+    /// Runs the command line with StoreKeeper's exit statuses.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exitCode as ExitCode {
+            Foundation.exit(exitCode.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// Exit status for data that was rejected.
+extension ExitCode {
+    static let rejected = ExitCode(1)
+}
