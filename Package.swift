@@ -67,9 +67,16 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSigningTests",
-            dependencies: ["AppStoreModel", "AppStoreSigning", .product(name: "X509", package: "swift-certificates")]
+            dependencies: [
+                "AppStoreModel",
+                "AppStoreSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
         ),
-        .testTarget(name: "StoreKeeperCLITests", dependencies: ["storekeeper"]),
+        .testTarget(name: "StoreKeeperCLITests", dependencies: ["storekeeper", "AppStoreModel", "AppStoreSigning"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ struct AppleJWSVectorTests {
         )
         #expect(transaction.bundleId == "com.app.qysmat")
         #expect(transaction.environment == .sandbox)
-        #expect(transaction.type == .autoRenewableSubscription)
+        #expect(transaction.type == .autoRenewable)
         #expect(transaction.transactionId?.isEmpty == false)
     }
 

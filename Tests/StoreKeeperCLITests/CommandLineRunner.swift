@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Runs the built `storekeeper` executable, as a user or a script would.
+struct CommandLineRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// Standard output parsed as one JSON object.
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
+        }
+    }
+
+    /// The `storekeeper` binary next to the test bundle in the build folder.
+    static let executable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("storekeeper")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/storekeeper")
+    }()
+
+    /// The verification tests' resources: real Apple-signed data.
+    static let resources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("AppStoreVerificationTests/Resources")
+
+    static func resource(_ path: String) -> String {
+        resources.appendingPathComponent(path).path
+    }
+
+    /// Runs `storekeeper arguments…`, feeding `input` to standard input.
+    static func run(_ arguments: [String], input: Data = Data()) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self)
+        )
+    }
+}
