@@ -53,7 +53,8 @@ struct CertificateChainValidator: Sendable {
             )
         }
         guard chain[1].hasExtension(AppleCertificateMarkers.intermediate) else {
-            throw VerificationError(.missingAppleExtension, "the intermediate lacks Apple's marker 1.2.840.113635.100.6.2.1")
+            throw VerificationError(
+                .missingAppleExtension, "the intermediate lacks Apple's marker 1.2.840.113635.100.6.2.1")
         }
         guard leaf.hasExtension(AppleCertificateMarkers.leaf) else {
             throw VerificationError(.missingAppleExtension, "the leaf lacks Apple's marker 1.2.840.113635.100.6.11.1")

@@ -24,11 +24,13 @@ struct CompactJWS: Sendable {
     init(_ text: String) throws(VerificationError) {
         let compact = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard compact.utf8.count <= Self.maximumLength else {
-            throw VerificationError(.inputTooLarge, "a JWS of \(compact.utf8.count) bytes exceeds \(Self.maximumLength)")
+            throw VerificationError(
+                .inputTooLarge, "a JWS of \(compact.utf8.count) bytes exceeds \(Self.maximumLength)")
         }
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw VerificationError(.malformedContainer, "a compact JWS has three dot-separated parts; found \(parts.count)")
+            throw VerificationError(
+                .malformedContainer, "a compact JWS has three dot-separated parts; found \(parts.count)")
         }
         guard let payload = Base64URL.decode(parts[1]) else {
             throw VerificationError(.malformedEncoding, "the JWS payload is not base64url")

@@ -35,7 +35,9 @@ public struct JWSVerifier: Sendable {
     ///   - roots: the trusted roots; Apple's by default.
     ///   - policy: what verified data must claim; nothing by default.
     ///   - chainCacheCapacity: how many distinct signing chains to remember.
-    public init(roots: TrustRoots = .apple, policy: VerificationPolicy = VerificationPolicy(), chainCacheCapacity: Int = 64) {
+    public init(
+        roots: TrustRoots = .apple, policy: VerificationPolicy = VerificationPolicy(), chainCacheCapacity: Int = 64
+    ) {
         self.roots = roots
         self.policy = policy
         self.chainValidator = CertificateChainValidator(roots: roots)
@@ -88,7 +90,8 @@ public struct JWSVerifier: Sendable {
         let transaction = try await notification.data?.signedTransactionInfo.asyncMap(verifyTransaction)
         let renewalInfo = try await notification.data?.signedRenewalInfo.asyncMap(verifyRenewalInfo)
         if let transaction, let bundleId = notification.data?.bundleId, transaction.bundleId != bundleId {
-            throw VerificationError(.bundleIdMismatch, "the nested transaction names another bundle than its notification")
+            throw VerificationError(
+                .bundleIdMismatch, "the nested transaction names another bundle than its notification")
         }
         return VerifiedNotification(notification: notification, transaction: transaction, renewalInfo: renewalInfo)
     }
@@ -96,7 +99,9 @@ public struct JWSVerifier: Sendable {
     /// The number of signing chains currently cached.
     public var cachedChainCount: Int { chainCache.count }
 
-    private func signingChain(for compact: CompactJWS, at signingTime: Date) async throws(VerificationError) -> SigningChain {
+    private func signingChain(for compact: CompactJWS, at signingTime: Date) async throws(VerificationError)
+        -> SigningChain
+    {
         if let cached = chainCache[compact.headerSegment] {
             guard cached.chain.validity.contains(signingTime) else {
                 throw VerificationError(

@@ -90,8 +90,10 @@ struct PKCS7SignedData: Sendable {
         guard !signerInfo[3].isContextSpecific(0) else {
             throw VerificationError(.malformedContainer, "signed attributes are not used in App Store receipts")
         }
-        let signatureAlgorithm = try signerInfo[3].children(.sequence, atLeast: 1, what: "SignerInfo.signatureAlgorithm")
-        guard Self.rsaSignatureAlgorithms.contains(try signatureAlgorithm[0].objectIdentifier(what: "signatureAlgorithm"))
+        let signatureAlgorithm = try signerInfo[3].children(
+            .sequence, atLeast: 1, what: "SignerInfo.signatureAlgorithm")
+        guard
+            Self.rsaSignatureAlgorithms.contains(try signatureAlgorithm[0].objectIdentifier(what: "signatureAlgorithm"))
         else {
             throw VerificationError(.unsupportedAlgorithm, "the signer's algorithm is not RSA PKCS#1 v1.5")
         }
@@ -118,7 +120,8 @@ struct PKCS7SignedData: Sendable {
         switch try algorithm[0].objectIdentifier(what: "digestAlgorithm") {
         case sha1: return .sha1
         case sha256: return .sha256
-        case let other: throw VerificationError(.unsupportedAlgorithm, "digest algorithm \(other) is not SHA-1 or SHA-256")
+        case let other:
+            throw VerificationError(.unsupportedAlgorithm, "digest algorithm \(other) is not SHA-1 or SHA-256")
         }
     }
 

@@ -38,7 +38,9 @@ public struct ReceiptVerifier: Sendable {
     ///   - roots: the trusted roots; Apple's by default.
     ///   - policy: what a verified receipt must claim; nothing by default.
     ///   - chainCacheCapacity: how many distinct signing chains to remember.
-    public init(roots: TrustRoots = .apple, policy: VerificationPolicy = VerificationPolicy(), chainCacheCapacity: Int = 16) {
+    public init(
+        roots: TrustRoots = .apple, policy: VerificationPolicy = VerificationPolicy(), chainCacheCapacity: Int = 16
+    ) {
         self.roots = roots
         self.policy = policy
         self.chainValidator = CertificateChainValidator(roots: roots)
@@ -119,7 +121,8 @@ public struct ReceiptVerifier: Sendable {
                 padding: .insecurePKCS1v1_5
             )
         case .sha256:
-            return key.isValidSignature(signature, for: SHA256.hash(data: container.content), padding: .insecurePKCS1v1_5)
+            return key.isValidSignature(
+                signature, for: SHA256.hash(data: container.content), padding: .insecurePKCS1v1_5)
         }
     }
 
@@ -130,11 +133,10 @@ public struct ReceiptVerifier: Sendable {
             && bytes.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
-                    UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
                     return true
                 default:
-                    return false
+                    return isWhitespace(byte)
                 }
             }
     }
@@ -143,11 +145,20 @@ public struct ReceiptVerifier: Sendable {
         guard text.count <= maximumSize else {
             throw VerificationError(.inputTooLarge, "a receipt of \(text.count) bytes exceeds \(maximumSize)")
         }
-        let compact = text.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\t") }
-        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else {
+        let compact = text.filter { !isWhitespace($0) }
+        let padding = compact.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        guard !compact.isEmpty, compact.count % 4 == 0, padding <= 2,
+            !compact.dropLast(padding).contains(UInt8(ascii: "=")),
+            let data = Data(base64Encoded: Data(compact))
+        else {
             throw VerificationError(.malformedEncoding, "the receipt is not valid base64")
         }
         return Array(data)
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\t")
     }
 }
 

@@ -87,8 +87,10 @@ struct BenchCommand: AsyncParsableCommand {
         }
         print("case".padding(toLength: 44, withPad: " ", startingAt: 0) + "     ops/s   mean µs    p50 µs    p99 µs")
         for result in results {
-            let numbers = [result.operationsPerSecond, result.meanMicroseconds, result.p50Microseconds, result.p99Microseconds]
-                .map { String(format: "%10.1f", $0) }.joined()
+            let numbers = [
+                result.operationsPerSecond, result.meanMicroseconds, result.p50Microseconds, result.p99Microseconds,
+            ]
+            .map { String(format: "%10.1f", $0) }.joined()
             print(result.name.padding(toLength: 44, withPad: " ", startingAt: 0) + numbers)
         }
     }

@@ -8,7 +8,8 @@ import X509
 struct VerificationOptions: ParsableArguments {
     @Option(
         name: .customLong("root"),
-        help: ArgumentHelp("A trusted root certificate (DER or PEM file); repeatable. Replaces Apple's roots.", valueName: "DER")
+        help: ArgumentHelp(
+            "A trusted root certificate (DER or PEM file); repeatable. Replaces Apple's roots.", valueName: "DER")
     )
     var rootPaths: [String] = []
 

@@ -16,7 +16,10 @@ struct AppleJWSVectorTests {
         #expect(transaction.transactionId?.isEmpty == false)
     }
 
-    @Test(arguments: ["jws/QysmatApp-renewal-1.jws", "jws/QysmatApp-renewal-2.jws", "jws/QysmatApp-renewal-3.jws", "jws/go-iap-renewal-1.jws"])
+    @Test(arguments: [
+        "jws/QysmatApp-renewal-1.jws", "jws/QysmatApp-renewal-2.jws", "jws/QysmatApp-renewal-3.jws",
+        "jws/go-iap-renewal-1.jws",
+    ])
     func renewalInfoVerifiesWithAppleRoots(path: String) async throws {
         let renewal = try await JWSVerifier().verifyRenewalInfo(try TestVectors.text(path))
         #expect(renewal.environment == .sandbox)
@@ -48,7 +51,8 @@ struct AppleJWSVectorTests {
 
     @Test func appleLibraryMockTransactionVerifiesWithItsTestCA() async throws {
         let verifier = JWSVerifier(roots: try TestVectors.appleLibraryTestRoot)
-        let transaction = try await verifier.verifyTransaction(try TestVectors.text("apple-library-mock/transactionInfo"))
+        let transaction = try await verifier.verifyTransaction(
+            try TestVectors.text("apple-library-mock/transactionInfo"))
         #expect(transaction.bundleId == "com.example")
         #expect(transaction.environment == .sandbox)
         let renewal = try await verifier.verifyRenewalInfo(try TestVectors.text("apple-library-mock/renewalInfo"))
@@ -60,7 +64,8 @@ struct AppleJWSVectorTests {
             roots: try TestVectors.appleLibraryTestRoot,
             policy: VerificationPolicy(bundleId: "com.example", appAppleId: 1234)
         )
-        let verified = try await verifier.verifyNotification(try TestVectors.text("apple-library-mock/testNotification"))
+        let verified = try await verifier.verifyNotification(
+            try TestVectors.text("apple-library-mock/testNotification"))
         #expect(verified.notification.notificationType == .test)
         #expect(verified.notification.data?.appAppleId == 1234)
         #expect(verified.transaction == nil)
@@ -71,7 +76,8 @@ struct AppleJWSVectorTests {
         let lenient = JWSVerifier(roots: try TestVectors.appleLibraryTestRoot)
         let verified = try await lenient.verifyNotification(jws)
         #expect(verified.notification.data?.bundleId == "com.example.wrong")
-        let strict = JWSVerifier(roots: try TestVectors.appleLibraryTestRoot, policy: VerificationPolicy(bundleId: "com.example"))
+        let strict = JWSVerifier(
+            roots: try TestVectors.appleLibraryTestRoot, policy: VerificationPolicy(bundleId: "com.example"))
         await expectRejection(.bundleIdMismatch) { _ = try await strict.verifyNotification(jws) }
     }
 

@@ -6,7 +6,8 @@ import Testing
 /// Real receipts signed by Apple and by Xcode's StoreKit testing.
 struct AppleReceiptVectorTests {
     @Test func productionReceiptVerifiesWithAppleRootsAndDecodes() async throws {
-        let verified = try await ReceiptVerifier().verify(Array(try TestVectors.data("receipts/receipt-production.b64")))
+        let verified = try await ReceiptVerifier().verify(
+            Array(try TestVectors.data("receipts/receipt-production.b64")))
         let receipt = verified.receipt
         #expect(receipt.bundleId == "org.getpure.pure-iphone")
         #expect(receipt.receiptType == "Production")
@@ -20,7 +21,8 @@ struct AppleReceiptVectorTests {
     }
 
     @Test func sandboxG5ReceiptVerifies() async throws {
-        let verified = try await ReceiptVerifier().verify(base64Encoded: try TestVectors.text("receipts/receipt-sandbox-g5.b64"))
+        let verified = try await ReceiptVerifier().verify(
+            base64Encoded: try TestVectors.text("receipts/receipt-sandbox-g5.b64"))
         #expect(verified.receipt.inAppPurchases.count == 2)
         #expect(verified.receipt.receiptType == "ProductionSandbox")
         #expect(verified.receipt.environment == .sandbox)
@@ -28,7 +30,8 @@ struct AppleReceiptVectorTests {
     }
 
     @Test func legacySHA1ReceiptWith187PurchasesVerifiesAtItsCreationDate() async throws {
-        let verified = try await ReceiptVerifier().verify(Array(try TestVectors.data("receipts/receipt-sandbox-legacy.b64")))
+        let verified = try await ReceiptVerifier().verify(
+            Array(try TestVectors.data("receipts/receipt-sandbox-legacy.b64")))
         #expect(verified.receipt.inAppPurchases.count == 187)
         #expect(verified.digestAlgorithm == "SHA-1")
         // The WWDR intermediate expired in 2023: only the creation date makes this pass.

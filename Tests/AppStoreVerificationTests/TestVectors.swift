@@ -1,6 +1,6 @@
-import Testing
 import AppStoreVerification
 import Foundation
+import Testing
 import X509
 
 /// Real Apple-signed data bundled with the tests (see Resources/).

@@ -15,7 +15,8 @@ struct JWSInspectTests {
         let signed = try String(contentsOfFile: path, encoding: .utf8).split(separator: ".")[1]
         var base64 = signed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let expected = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64))) as? NSDictionary
+        let expected =
+            try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64))) as? NSDictionary
         #expect(payload == expected)
         #expect(payload["webOrderLineItemId"] as? String == "2000000023886982")
         #expect(payload["signedDate"] as? Int64 == 1_679_899_657_454)
@@ -47,7 +48,8 @@ struct JWSInspectTests {
             ResponseBodyV2DecodedPayload(
                 notificationType: .oneTimeCharge,
                 notificationUUID: UUID().uuidString,
-                data: NotificationData(bundleId: "com.example.game", environment: .sandbox, signedTransactionInfo: transaction),
+                data: NotificationData(
+                    bundleId: "com.example.game", environment: .sandbox, signedTransactionInfo: transaction),
                 version: "2.0",
                 signedDate: Int64(Date().timeIntervalSince1970 * 1000)
             )
@@ -58,7 +60,8 @@ struct JWSInspectTests {
         let root = folder.appendingPathComponent("root.der")
         try Data(chain.rootCertificateDER).write(to: root)
 
-        let output = try CommandLineRunner.run(["jws", "inspect", "-", "--root", root.path, "--json"], input: Data(notification.utf8))
+        let output = try CommandLineRunner.run(
+            ["jws", "inspect", "-", "--root", root.path, "--json"], input: Data(notification.utf8))
         #expect(output.status == 0, "\(output.stdout)")
         let json = try output.json()
         let payload = try #require(json["payload"] as? [String: Any])
@@ -69,7 +72,8 @@ struct JWSInspectTests {
         let nestedTransaction = try #require(nested["signedTransactionInfo"] as? [String: Any])
         #expect(nestedTransaction["transactionId"] as? String == "1000000000000001")
 
-        let withAppleRoots = try CommandLineRunner.run(["jws", "inspect", "-", "--json"], input: Data(notification.utf8))
+        let withAppleRoots = try CommandLineRunner.run(
+            ["jws", "inspect", "-", "--json"], input: Data(notification.utf8))
         #expect(withAppleRoots.status == 1)
         #expect(try withAppleRoots.json()["reason"] as? String == "chain_untrusted")
     }

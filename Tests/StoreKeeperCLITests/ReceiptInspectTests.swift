@@ -30,7 +30,8 @@ struct ReceiptInspectTests {
         let der = try #require(Data(base64Encoded: base64, options: .ignoreUnknownCharacters))
         let fromStdin = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: der)
         #expect(fromStdin.status == 0, "\(fromStdin.stdout)")
-        #expect((try fromStdin.json()["receipt"] as? [String: Any])?["bundleId"] as? String == "org.getpure.pure-iphone")
+        #expect(
+            (try fromStdin.json()["receipt"] as? [String: Any])?["bundleId"] as? String == "org.getpure.pure-iphone")
         let fromText = try CommandLineRunner.run(["receipt", "inspect", "-"], input: Data(base64.utf8))
         #expect(fromText.status == 0)
         #expect(fromText.stdout.contains("VERIFIED receipt"))
@@ -51,13 +52,16 @@ struct ReceiptInspectTests {
     }
 
     @Test func rejectionsExitOneWithAReason() throws {
-        let garbage = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: Data("not a receipt!".utf8))
+        let garbage = try CommandLineRunner.run(
+            ["receipt", "inspect", "-", "--json"], input: Data("not a receipt!".utf8))
         #expect(garbage.status == 1)
         #expect(try garbage.json()["reason"] as? String == "malformed_container")
         let badBase64 = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: Data("MIIabc=d".utf8))
         #expect(badBase64.status == 1)
         #expect(try badBase64.json()["reason"] as? String == "malformed_encoding")
-        let otherApp = try CommandLineRunner.run(["receipt", "inspect", production, "--bundle-id", "com.example", "--json"])
+        let otherApp = try CommandLineRunner.run([
+            "receipt", "inspect", production, "--bundle-id", "com.example", "--json",
+        ])
         #expect(otherApp.status == 1)
         #expect(try otherApp.json()["reason"] as? String == "bundle_id_mismatch")
         let summary = try CommandLineRunner.run(["receipt", "inspect", "-"], input: Data("garbage".utf8))
