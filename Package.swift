@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "AppStoreModel", targets: ["AppStoreModel"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
+        .library(name: "AppStoreAPI", targets: ["AppStoreAPI"]),
+        .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -16,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "AppStoreModel"),
@@ -40,14 +44,37 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        .target(
+            name: "AppStoreAPI",
+            dependencies: [
+                "AppStoreModel",
+                "AppStoreSigning",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "AppStoreEmulator",
+            dependencies: [
+                "AppStoreModel",
+                "AppStoreVerification",
+                "AppStoreSigning",
+                "AppStoreAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
                 "AppStoreModel",
                 "AppStoreVerification",
                 "AppStoreSigning",
+                "AppStoreEmulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +100,30 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "AppStoreAPITests",
+            dependencies: [
+                "AppStoreAPI",
+                "AppStoreModel",
+                "AppStoreSigning",
+                "AppStoreVerification",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "AppStoreEmulatorTests",
+            dependencies: [
+                "AppStoreEmulator",
+                "AppStoreAPI",
+                "AppStoreModel",
+                "AppStoreSigning",
+                "AppStoreVerification",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),

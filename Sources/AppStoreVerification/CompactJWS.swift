@@ -8,10 +8,11 @@ struct CompactJWS: Sendable {
         var x5c: [String]?
     }
 
-    /// The protected header segment, as sent (base64url).
-    let headerSegment: Substring
+    /// The protected header segment, as sent (base64url): it carries `alg` and the
+    /// `x5c` certificate bytes verbatim, so it keys the chain cache.
+    let headerSegment: String
     /// The bytes the signature covers: `header.payload` in ASCII.
-    let signingInput: Substring
+    let signingInput: ArraySlice<UInt8>
     /// The decoded payload bytes.
     let payload: Data
     /// The decoded signature bytes.
@@ -22,31 +23,36 @@ struct CompactJWS: Sendable {
 
     /// Splits `text` (surrounding whitespace ignored) into its parts.
     init(_ text: String) throws(VerificationError) {
-        let compact = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard compact.utf8.count <= Self.maximumLength else {
-            throw VerificationError(
-                .inputTooLarge, "a JWS of \(compact.utf8.count) bytes exceeds \(Self.maximumLength)")
+        let bytes = Array(text.utf8)
+        guard bytes.count <= Self.maximumLength else {
+            throw VerificationError(.inputTooLarge, "a JWS of \(bytes.count) bytes exceeds \(Self.maximumLength)")
         }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let start = bytes.firstIndex { !isWhitespace($0) } ?? bytes.endIndex
+        let end = (bytes.lastIndex { !isWhitespace($0) } ?? start - 1) + 1
+        let compact = bytes[start..<max(start, end)]
+        let dots = compact.indices.filter { compact[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2, dots[0] > compact.startIndex, dots[1] > dots[0] + 1 else {
             throw VerificationError(
-                .malformedContainer, "a compact JWS has three dot-separated parts; found \(parts.count)")
+                .malformedContainer,
+                "a compact JWS has three dot-separated parts; found \(dots.count + 1)"
+            )
         }
-        guard let payload = Base64URL.decode(parts[1]) else {
+        guard let payload = Base64URL.decode(compact[(dots[0] + 1)..<dots[1]]) else {
             throw VerificationError(.malformedEncoding, "the JWS payload is not base64url")
         }
-        guard let signature = Base64URL.decode(parts[2]) else {
+        guard let signature = Base64URL.decode(compact[(dots[1] + 1)...]) else {
             throw VerificationError(.malformedEncoding, "the JWS signature is not base64url")
         }
-        self.headerSegment = parts[0]
-        self.signingInput = compact[parts[0].startIndex..<parts[1].endIndex]
+        self.headerSegment = String(decoding: compact[..<dots[0]], as: UTF8.self)
+        self.signingInput = compact[..<dots[1]]
         self.payload = payload
         self.signature = signature
     }
 
     /// Decodes the protected header.
     func decodeHeader() throws(VerificationError) -> Header {
-        guard let bytes = Base64URL.decode(headerSegment) else {
+        guard let bytes = Base64URL.decode(headerSegment.utf8) else {
             throw VerificationError(.malformedEncoding, "the JWS header is not base64url")
         }
         do {

@@ -21,7 +21,7 @@ public struct JWSVerifier: Sendable {
     public let policy: VerificationPolicy
 
     private let chainValidator: CertificateChainValidator
-    private let chainCache: VerifiedChainCache<Substring, SigningChain>
+    private let chainCache: VerifiedChainCache<String, SigningChain>
 
     /// A validated chain and its leaf's key.
     private struct SigningChain: Sendable {
@@ -60,7 +60,7 @@ public struct JWSVerifier: Sendable {
         let signer = try await signingChain(for: compact, at: signingTime)
 
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: compact.signature),
-            signer.leafKey.isValidSignature(signature, for: Data(compact.signingInput.utf8))
+            signer.leafKey.isValidSignature(signature, for: compact.signingInput)
         else {
             throw VerificationError(.signatureInvalid, "the ES256 signature does not verify with the leaf's key")
         }

@@ -26,6 +26,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("root"), help: "Trusted root (DER or PEM) for the --receipt files; repeatable.")
     var rootPaths: [String] = []
 
+    @Option(help: "Run only the cases whose name contains this text.")
+    var filter: String?
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -34,8 +37,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runner = BenchmarkRunner(seconds: seconds)
-        var results: [BenchmarkRunner.Result] = []
+        let runner = BenchmarkRunner(seconds: seconds, filter: filter)
+        var results: [BenchmarkRunner.Result?] = []
 
         let jwsChain = try SigningChain.generate(.es256)
         let jws = try JWSSigner(chain: jwsChain).sign(Self.sampleTransaction())
@@ -78,7 +81,8 @@ struct BenchCommand: AsyncParsableCommand {
         report(results)
     }
 
-    private func report(_ results: [BenchmarkRunner.Result]) {
+    private func report(_ measured: [BenchmarkRunner.Result?]) {
+        let results = measured.compactMap { $0 }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -14,9 +14,13 @@ struct BenchmarkRunner {
     }
 
     let seconds: Double
+    /// Only cases whose name contains this run, when set.
+    let filter: String?
 
-    /// Runs `operation` after a short warm-up until `seconds` have passed.
-    func measure(_ name: String, _ operation: () async throws -> Void) async throws -> Result {
+    /// Runs `operation` after a short warm-up until `seconds` have passed; `nil` when
+    /// the filter excludes the case.
+    func measure(_ name: String, _ operation: () async throws -> Void) async throws -> Result? {
+        if let filter, !name.contains(filter) { return nil }
         let clock = ContinuousClock()
         for _ in 0..<20 { try await operation() }
         var samples: [Duration] = []

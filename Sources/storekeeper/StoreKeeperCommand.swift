@@ -10,7 +10,7 @@ struct StoreKeeperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storekeeper",
         abstract: "In-App Purchases that never lose an order.",
-        subcommands: [ReceiptCommand.self, JWSCommand.self, BenchCommand.self]
+        subcommands: [ReceiptCommand.self, JWSCommand.self, EmulatorCommand.self, BenchCommand.self]
     )
 
     /// Runs the command line with StoreKeeper's exit statuses.

@@ -1,0 +1,154 @@
+import AppStoreModel
+import AppStoreSigning
+import AppStoreVerification
+import Foundation
+
+/// An offline App Store: it sells the catalog's products to simulated devices, signs
+/// transactions, receipts and notifications with real cryptography under its own CA,
+/// and answers Apple's verifyReceipt and App Store Server API.
+///
+/// Use it in-process (tests, `storekeeper serve --dev`) or over HTTP through
+/// ``addRoutes(to:)``. State lives in the configuration's data directory; a restart with
+/// the same directory keeps devices, transactions, notifications and the CA.
+public actor AppStoreEmulator {
+    /// The configuration it runs with.
+    public nonisolated let configuration: EmulatorConfiguration
+    /// Its CA chains and the Server API key it accepts.
+    public nonisolated let identity: EmulatorIdentity
+
+    /// Checks Server API bearer tokens against ``identity``'s API key.
+    nonisolated let serverAPITokenVerifier: AppStoreServerAPITokenVerifier
+
+    var state: EmulatorState
+    var faultInjector = FaultInjector()
+    let journal: EmulatorJournal
+    let dispatcher: NotificationDispatcher
+    let jwsSigner: JWSSigner
+    let receiptSigner: ReceiptSigner
+    let receiptVerifier: ReceiptVerifier
+
+    /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
+    /// on first use, and resumes delivering notifications that were not delivered.
+    public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
+        let directory = configuration.dataDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.configuration = configuration
+        self.identity = try EmulatorIdentity.loadOrCreate(in: directory, bundleId: configuration.bundleId)
+        self.jwsSigner = try JWSSigner(chain: identity.jwsChain)
+        self.receiptSigner = try ReceiptSigner(chain: identity.receiptChain)
+        self.receiptVerifier = ReceiptVerifier(roots: TrustRoots([identity.receiptChain.root]))
+        self.serverAPITokenVerifier = AppStoreServerAPITokenVerifier(
+            key: .init(
+                keyId: identity.apiKey.keyId,
+                issuerId: identity.apiKey.issuerId,
+                bundleId: identity.apiKey.bundleId,
+                publicKey: identity.apiKey.publicKey
+            )
+        )
+
+        let (journal, records) = try EmulatorJournal.open(at: directory.appendingPathComponent("state.jsonl")) { records in
+            var state = EmulatorState()
+            records.forEach { state.apply($0) }
+            return state.records
+        }
+        var state = EmulatorState()
+        records.forEach { state.apply($0) }
+        self.state = state
+        self.journal = journal
+
+        let recorder = AttemptRecorder()
+        self.dispatcher = NotificationDispatcher(
+            url: configuration.notificationURL,
+            transport: transport ?? HTTPNotificationTransport(),
+            timeScale: configuration.timeScale,
+            faults: NotificationFaults(),
+            onAttempt: { attempt in await recorder.forward(attempt) }
+        )
+        await recorder.attach(self)
+        for notification in state.notificationOrder.compactMap({ state.notifications[$0] }) where !notification.isDelivered {
+            let lastAttempt = notification.attempts.last.map { Date(timeIntervalSince1970: Double($0.attemptDate) / 1000) }
+            Task { [dispatcher] in
+                await dispatcher.submit(
+                    uuid: notification.notificationUUID,
+                    signedPayload: notification.signedPayload,
+                    attemptsMade: notification.attempts.count,
+                    lastAttempt: lastAttempt
+                )
+            }
+        }
+    }
+
+    /// Stops delivering notifications.
+    public func shutdown() async {
+        await dispatcher.shutdown()
+    }
+
+    /// The trust roots for what this emulator signs: JWS and receipts.
+    public nonisolated var trustRoots: TrustRoots {
+        TrustRoots([identity.jwsChain.root, identity.receiptChain.root])
+    }
+
+    // MARK: Faults
+
+    /// Replaces the injected faults.
+    public func setFaults(_ faults: EmulatorFaults) async {
+        faultInjector.update(faults)
+        await dispatcher.updateFaults(faults.notifications ?? NotificationFaults())
+    }
+
+    /// The faults in force.
+    public var faults: EmulatorFaults { faultInjector.faults }
+
+    /// Points notifications at another URL (a server that started after the emulator).
+    public func setNotificationURL(_ url: URL?) async {
+        await dispatcher.setURL(url)
+    }
+
+    /// Waits until no notification delivery is in flight or scheduled.
+    public func waitForNotificationDeliveries() async {
+        await dispatcher.waitUntilIdle()
+    }
+
+    // MARK: State helpers
+
+    /// Applies records to the state and appends them to the journal.
+    func commit(_ records: [EmulatorRecord]) throws {
+        try journal.append(records)
+        records.forEach { state.apply($0) }
+    }
+
+    func transaction(_ transactionId: String) throws(EmulatorError) -> EmulatedTransaction {
+        guard let transaction = state.transactions[transactionId] else { throw .unknownTransaction(transactionId) }
+        return transaction
+    }
+
+    func signedTransaction(_ transaction: EmulatedTransaction) throws -> String {
+        try jwsSigner.sign(transaction.payload(bundleId: configuration.bundleId, signedAt: Date()))
+    }
+
+    /// Keeps a delivery attempt in the notification's history.
+    func record(_ attempt: NotificationSendAttempt) {
+        guard var notification = state.notifications[attempt.notificationUUID] else { return }
+        notification.attempts.append(
+            EmulatedNotification.Attempt(
+                attemptDate: Int64(attempt.attemptDate.timeIntervalSince1970 * 1000),
+                sendAttemptResult: attempt.sendAttemptResult.rawValue
+            )
+        )
+        try? commit([.notification(notification)])
+    }
+}
+
+/// Lets the dispatcher, created before the emulator finishes initializing, report
+/// attempts back to it without keeping it alive.
+private actor AttemptRecorder {
+    private weak var emulator: AppStoreEmulator?
+
+    func attach(_ emulator: AppStoreEmulator) {
+        self.emulator = emulator
+    }
+
+    func forward(_ attempt: NotificationSendAttempt) async {
+        await emulator?.record(attempt)
+    }
+}

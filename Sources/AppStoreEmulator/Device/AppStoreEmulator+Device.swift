@@ -1,0 +1,216 @@
+import AppStoreModel
+import AppStoreSigning
+import Foundation
+
+/// What a phone's StoreKit does: buy, list unfinished transactions, finish, show the receipt.
+extension AppStoreEmulator {
+    /// The device's settings, created with defaults on first use.
+    public func device(_ deviceId: String) -> EmulatedDevice {
+        state.device(deviceId)
+    }
+
+    /// Changes a device's environment or Ask to Buy setting.
+    @discardableResult
+    public func updateDevice(_ deviceId: String, settings: DeviceSettings) throws -> EmulatedDevice {
+        var device = state.device(deviceId)
+        if let environment = settings.environment { device.environment = environment }
+        if let askToBuy = settings.askToBuy { device.askToBuy = askToBuy }
+        try commit([.device(device)])
+        return device
+    }
+
+    /// Buys a product on a device: charges it (or holds it for Ask to Buy), signs the
+    /// transaction, and sends ONE_TIME_CHARGE for one-time purchases.
+    public func purchase(deviceId: String, _ request: PurchaseRequest) async throws -> PurchaseResult {
+        guard configuration.catalog.product(request.productId) != nil else { throw EmulatorError.unknownProduct(request.productId) }
+        let quantity = request.quantity ?? 1
+        guard (1...10).contains(quantity) else {
+            throw EmulatorError("invalid_quantity", "quantity must be 1 to 10, not \(quantity)")
+        }
+        if let token = request.appAccountToken, UUID(uuidString: token) == nil {
+            throw EmulatorError("invalid_app_account_token", "appAccountToken must be a UUID")
+        }
+        let device = state.device(deviceId)
+        let environment = request.environment ?? device.environment
+        if device.askToBuy {
+            let pending = PendingPurchase(
+                pendingId: UUID().uuidString.lowercased(),
+                deviceId: deviceId,
+                productId: request.productId,
+                quantity: quantity,
+                appAccountToken: request.appAccountToken?.lowercased(),
+                environment: environment
+            )
+            try commit([.device(device), .pendingPurchase(pending)])
+            return PurchaseResult(outcome: "pending", pendingId: pending.pendingId)
+        }
+        return try await charge(
+            deviceId: deviceId,
+            productId: request.productId,
+            quantity: quantity,
+            appAccountToken: request.appAccountToken?.lowercased(),
+            environment: environment,
+            extraRecords: [.device(device)]
+        )
+    }
+
+    /// Approves an Ask to Buy purchase: the device is charged now.
+    public func approvePendingPurchase(_ pendingId: String) async throws -> PurchaseResult {
+        let pending = try pendingPurchase(pendingId)
+        return try await charge(
+            deviceId: pending.deviceId,
+            productId: pending.productId,
+            quantity: pending.quantity,
+            appAccountToken: pending.appAccountToken,
+            environment: pending.environment,
+            extraRecords: [.pendingResolved(pendingId: pendingId)]
+        )
+    }
+
+    /// Declines an Ask to Buy purchase: nothing is charged.
+    public func declinePendingPurchase(_ pendingId: String) throws {
+        _ = try pendingPurchase(pendingId)
+        try commit([.pendingResolved(pendingId: pendingId)])
+    }
+
+    /// The purchases waiting for approval on a device.
+    public func pendingPurchases(deviceId: String) -> [PendingPurchase] {
+        state.pendingPurchases.values.filter { $0.deviceId == deviceId }.sorted { $0.pendingId < $1.pendingId }
+    }
+
+    /// Transactions the app has not finished, as `Transaction.unfinished` lists them:
+    /// consumables until finished; nothing refunded.
+    public func unfinishedTransactions(deviceId: String) throws -> [DeviceTransaction] {
+        try (state.transactionsByDevice[deviceId] ?? []).compactMap { state.transactions[$0] }
+            .filter { !$0.finished && !$0.isRevoked }
+            .map(deviceTransaction)
+    }
+
+    /// Finishes a transaction for the device that bought it.
+    public func finishTransaction(deviceId: String, transactionId: String) throws {
+        var transaction = try transaction(transactionId)
+        guard transaction.deviceId == deviceId else {
+            throw EmulatorError("transaction_of_other_device", "transaction \(transactionId) was not bought on \(deviceId)", status: 404)
+        }
+        guard !transaction.finished else { return }
+        transaction.finished = true
+        try commit([.transaction(transaction)])
+    }
+
+    /// The device's app receipt now, base64, for its own environment.
+    public func receipt(deviceId: String) throws -> String {
+        try receipt(deviceId: deviceId, environment: state.device(deviceId).environment)
+    }
+
+    /// The device's app receipt for `environment`: every purchase it holds, consumables
+    /// only until finished.
+    public func receipt(deviceId: String, environment: AppStoreEnvironment) throws -> String {
+        let purchases = state.transactions(of: deviceId, in: environment)
+            .filter { $0.type != .consumable || !$0.finished }
+            .map(\.inAppPurchase)
+        let receipt = AppReceipt(
+            receiptType: environment == .production ? "Production" : "ProductionSandbox",
+            bundleId: configuration.bundleId,
+            appVersion: "1",
+            opaqueValue: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            sha1Hash: Data((0..<20).map { _ in UInt8.random(in: 0...255) }),
+            creationDate: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
+            originalAppVersion: "1.0",
+            inAppPurchases: purchases
+        )
+        return Data(try receiptSigner.sign(receipt)).base64EncodedString()
+    }
+
+    /// The catalog.
+    public nonisolated var products: [EmulatorProduct] { configuration.catalog.products }
+
+    /// Every charge made, in order: the ground truth to compare a server's ledger with.
+    public func ledger() -> [EmulatedTransaction] {
+        state.transactionOrder.compactMap { state.transactions[$0] }
+    }
+
+    private func pendingPurchase(_ pendingId: String) throws(EmulatorError) -> PendingPurchase {
+        guard let pending = state.pendingPurchases[pendingId] else {
+            throw EmulatorError("unknown_pending_purchase", "no pending purchase \(pendingId)", status: 404)
+        }
+        return pending
+    }
+
+    private func deviceTransaction(_ transaction: EmulatedTransaction) throws -> DeviceTransaction {
+        DeviceTransaction(
+            transactionId: transaction.transactionId,
+            productId: transaction.productId,
+            appAccountToken: transaction.appAccountToken,
+            signedTransaction: try signedTransaction(transaction)
+        )
+    }
+
+    private func charge(
+        deviceId: String,
+        productId: String,
+        quantity: Int,
+        appAccountToken: String?,
+        environment: AppStoreEnvironment,
+        extraRecords: [EmulatorRecord]
+    ) async throws -> PurchaseResult {
+        guard let product = configuration.catalog.product(productId) else { throw EmulatorError.unknownProduct(productId) }
+        let number = state.transactions.count + 1
+        let transactionId = (environment == .production ? "1" : "2") + String(format: "%015d", number)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let isSubscription = product.type == .autoRenewable
+        let transaction = EmulatedTransaction(
+            transactionId: transactionId,
+            originalTransactionId: transactionId,
+            deviceId: deviceId,
+            productId: productId,
+            type: product.type,
+            quantity: quantity,
+            appAccountToken: appAccountToken,
+            environment: environment,
+            purchaseDate: now,
+            expiresDate: isSubscription ? now + 30 * 86_400_000 : nil,
+            webOrderLineItemId: isSubscription ? "3" + String(format: "%015d", number) : nil,
+            orderId: "MK" + String(number, radix: 36).uppercased().leftPadded(to: 8),
+            price: product.price * Int64(quantity),
+            currency: product.currency,
+            finished: false,
+            refundState: .none
+        )
+        let notification =
+            product.type == .autoRenewable
+            ? try makeNotification(.subscribed, subtype: .initialBuy, transaction: transaction)
+            : try makeNotification(.oneTimeCharge, transaction: transaction)
+        try commit(extraRecords + [.transaction(transaction), .notification(notification)])
+        await send(notification)
+        return PurchaseResult(
+            outcome: "purchased",
+            transactionId: transactionId,
+            signedTransaction: try signedTransaction(transaction),
+            appReceipt: try receipt(deviceId: deviceId, environment: environment)
+        )
+    }
+}
+
+extension EmulatedTransaction {
+    /// The transaction as an app receipt lists it.
+    var inAppPurchase: InAppPurchase {
+        let purchased = Date(timeIntervalSince1970: Double(purchaseDate / 1000))
+        return InAppPurchase(
+            quantity: quantity,
+            productId: productId,
+            transactionId: transactionId,
+            originalTransactionId: originalTransactionId,
+            purchaseDate: purchased,
+            originalPurchaseDate: purchased,
+            subscriptionExpirationDate: expiresDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) },
+            cancellationDate: isRevoked ? revocationDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) } : nil,
+            webOrderLineItemId: webOrderLineItemId.flatMap { Int64($0) }
+        )
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

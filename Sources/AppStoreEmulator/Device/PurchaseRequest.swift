@@ -1,0 +1,53 @@
+import AppStoreModel
+
+/// What a device asks the store to buy (`POST /emulator/v1/devices/{deviceId}/purchases`).
+public struct PurchaseRequest: Codable, Hashable, Sendable {
+    public var productId: String
+    /// StoreKit 2's `appAccountToken`: a UUID binding the purchase to the game's order.
+    public var appAccountToken: String?
+    public var quantity: Int?
+    /// Overrides the device's environment for this purchase.
+    public var environment: AppStoreEnvironment?
+
+    /// Creates a request.
+    public init(productId: String, appAccountToken: String? = nil, quantity: Int? = nil, environment: AppStoreEnvironment? = nil) {
+        self.productId = productId
+        self.appAccountToken = appAccountToken
+        self.quantity = quantity
+        self.environment = environment
+    }
+}
+
+/// The store's answer to a purchase: charged, or waiting for Ask to Buy approval.
+public struct PurchaseResult: Codable, Hashable, Sendable {
+    /// `purchased` or `pending`.
+    public var outcome: String
+    public var transactionId: String?
+    /// The signed transaction (StoreKit 2's `jwsRepresentation`).
+    public var signedTransaction: String?
+    /// The device's app receipt now (base64 PKCS#7, StoreKit 1).
+    public var appReceipt: String?
+    /// Set when the outcome is `pending`: approve or decline it by this id.
+    public var pendingId: String?
+}
+
+/// A transaction as a device's StoreKit sees it.
+public struct DeviceTransaction: Codable, Hashable, Sendable {
+    public var transactionId: String
+    public var productId: String
+    /// The token given at purchase, or `nil` when it was not given.
+    public var appAccountToken: String?
+    public var signedTransaction: String
+}
+
+/// The device settings a test can change (`PUT /emulator/v1/devices/{deviceId}`).
+public struct DeviceSettings: Codable, Hashable, Sendable {
+    public var environment: AppStoreEnvironment?
+    public var askToBuy: Bool?
+
+    /// Creates settings; `nil` leaves a setting as it is.
+    public init(environment: AppStoreEnvironment? = nil, askToBuy: Bool? = nil) {
+        self.environment = environment
+        self.askToBuy = askToBuy
+    }
+}

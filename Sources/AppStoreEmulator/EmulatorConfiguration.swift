@@ -1,0 +1,39 @@
+import Foundation
+
+/// How an emulator instance is set up.
+public struct EmulatorConfiguration: Sendable {
+    /// Where the CA, the API key and the state journal live.
+    public var dataDirectory: URL
+    /// The app the emulated store sells for.
+    public var bundleId: String
+    /// The app's Apple id, as in notifications.
+    public var appAppleId: Int64
+    /// What the store sells.
+    public var catalog: EmulatorCatalog
+    /// Where App Store Server Notifications V2 are POSTed; `nil` sends none (they are
+    /// still kept for notification history).
+    public var notificationURL: URL?
+    /// The app-specific shared secret verifyReceipt checks when a request gives one.
+    public var sharedSecret: String?
+    /// Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours).
+    public var timeScale: Double
+
+    /// Creates a configuration; the sample catalog and no notification URL by default.
+    public init(
+        dataDirectory: URL,
+        bundleId: String = "com.example.game",
+        appAppleId: Int64 = 1_234_567_890,
+        catalog: EmulatorCatalog = .sample,
+        notificationURL: URL? = nil,
+        sharedSecret: String? = nil,
+        timeScale: Double = 1
+    ) {
+        self.dataDirectory = dataDirectory
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.catalog = catalog
+        self.notificationURL = notificationURL
+        self.sharedSecret = sharedSecret
+        self.timeScale = timeScale
+    }
+}

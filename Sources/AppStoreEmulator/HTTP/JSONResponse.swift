@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+
+/// JSON bodies in and out of the emulator's HTTP endpoints.
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// A response whose body is `value` as JSON.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// The emulator's own error shape: `{"error": code, "message": …}`.
+    static func error(_ error: EmulatorError) -> Response {
+        make(["error": error.code, "message": error.message], status: HTTPResponse.Status(code: error.status))
+    }
+
+    /// Apple's Server API error shape: `{"errorCode": …, "errorMessage": …}`.
+    static func apiError(_ error: APIError) -> Response {
+        make(error.body, status: HTTPResponse.Status(code: error.status))
+    }
+
+    /// Reads the request body (at most `limit` bytes).
+    static func body(of request: Request, limit: Int) async throws(EmulatorError) -> Data {
+        var request = request
+        do {
+            return Data(try await request.collectBody(upTo: limit).readableBytesView)
+        } catch {
+            throw EmulatorError("body_too_large", "the request body exceeds \(limit) bytes", status: 413)
+        }
+    }
+
+    /// Decodes the request body as `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws(EmulatorError) -> T {
+        let data = try await body(of: request, limit: limit)
+        do {
+            return try JSONDecoder.iso8601.decode(T.self, from: data)
+        } catch {
+            throw EmulatorError("malformed_body", "the body is not a valid \(T.self): \(error)")
+        }
+    }
+}
+
+extension JSONDecoder {
+    /// A decoder that reads dates as ISO 8601 strings.
+    static let iso8601: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}

@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Posts notifications over HTTP(S) with AsyncHTTPClient.
+///
+/// The client is borrowed, never shut down here. `HTTPClient.shared` works, but it follows
+/// redirects and, on a refused connection, keeps reconnecting until the request's deadline;
+/// a client made with ``recommendedConfiguration`` reports those at once, as the App Store
+/// does (its owner shuts it down).
+public struct HTTPNotificationTransport: NotificationTransport {
+    /// The client requests go through.
+    public let client: HTTPClient
+    /// How long one request may take, connection included, before it counts as
+    /// ``NotificationSendAttemptResult/timedOut``.
+    public let timeout: Duration
+
+    /// Creates a transport on `client` with a per-request `timeout`.
+    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(10)) {
+        self.client = client
+        self.timeout = timeout
+    }
+
+    /// The request timeout for a dispatcher running at `timeScale`: 10 seconds scaled, but
+    /// never below one second, so that a compressed schedule still leaves a local server
+    /// time to answer.
+    public static func timeout(forTimeScale timeScale: Double) -> Duration {
+        guard timeScale.isFinite, timeScale < 1 else { return .seconds(10) }
+        return max(.seconds(1), .seconds(10 * max(timeScale, 0)))
+    }
+
+    /// A client configuration that behaves like the App Store's sender: no redirects
+    /// followed, and a refused or failed connection reported at once instead of retried.
+    public static var recommendedConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// POSTs `body` as `application/json` to `url`; the response body is read and
+    /// discarded.
+    public func post(_ body: Data, to url: URL) async -> NotificationDeliveryResult {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await client.execute(request, timeout: timeAmount(timeout))
+            // Drain the body so the connection can be reused; the status code is the answer.
+            do {
+                for try await _ in response.body {}
+            } catch {}
+            return .response(statusCode: Int(response.status.code))
+        } catch {
+            return .failure(Self.sendAttemptResult(for: error))
+        }
+    }
+
+    /// Apple's `sendAttemptResult` for an error thrown while sending a request.
+    static func sendAttemptResult(for error: any Error) -> NotificationSendAttemptResult {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
+                .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                return .timedOut
+            case .remoteConnectionClosed:
+                return .noResponse
+            case .redirectCycleDetected, .redirectLimitReached:
+                return .circularRedirect
+            default:
+                return .other
+            }
+        case let error as NIOConnectionError:
+            let timedOut = error.connectionErrors.contains { failure in
+                if case .connectTimeout? = failure.error as? ChannelError { return true }
+                return false
+            }
+            return timedOut ? .timedOut : .socketIssue
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout:
+                return .timedOut
+            case .eof, .outputClosed, .inputClosed, .ioOnClosedChannel, .alreadyClosed:
+                return .noResponse
+            default:
+                return .socketIssue
+            }
+        case is IOError:
+            return .socketIssue
+        case is NIOSSLError, is BoringSSLError:
+            return .tlsIssue
+        default:
+            return .other
+        }
+    }
+}
+
+private func timeAmount(_ duration: Duration) -> TimeAmount {
+    let (seconds, attoseconds) = duration.components
+    return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+}

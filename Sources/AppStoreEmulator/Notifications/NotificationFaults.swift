@@ -1,0 +1,119 @@
+/// Faults the emulator injects into notification delivery, to exercise a server's
+/// handling of what the real App Store may do.
+///
+/// Every decision is a pure function of ``seed``, the notification's UUID and the attempt
+/// number, so a run is reproducible whatever order notifications interleave in.
+///
+/// In JSON: `{"dropRate": 0.1, "duplicateRate": 0.05, "reorderRate": 0.2,
+/// "maxReorderDelayMs": 2000, "seed": 42}`, every key optional (absent means no fault, and
+/// seed 0).
+public struct NotificationFaults: Codable, Hashable, Sendable {
+    /// The share of notifications (0...1) never sent at all: no attempt is made. The
+    /// emulator's notification history still holds them, as Apple's does.
+    public var dropRate: Double
+    /// The share of attempts (0...1) whose body is POSTed twice.
+    public var duplicateRate: Double
+    /// The share of attempts (0...1) held back by a random extra delay, up to
+    /// ``maxReorderDelay``, so later notifications overtake them.
+    public var reorderRate: Double
+    /// The longest extra delay of a reordered attempt, in real time (not scaled).
+    public var maxReorderDelay: Duration
+    /// The seed of the decisions.
+    public var seed: UInt64
+
+    /// Creates faults; rates are clamped to 0...1 (NaN counts as 0) and a negative delay
+    /// counts as zero.
+    public init(
+        dropRate: Double = 0, duplicateRate: Double = 0, reorderRate: Double = 0,
+        maxReorderDelay: Duration = .zero, seed: UInt64 = 0
+    ) {
+        self.dropRate = clamped(dropRate)
+        self.duplicateRate = clamped(duplicateRate)
+        self.reorderRate = clamped(reorderRate)
+        self.maxReorderDelay = max(maxReorderDelay, .zero)
+        self.seed = seed
+    }
+
+    /// No faults: every notification is sent once per attempt, at once.
+    public static let none = NotificationFaults()
+
+    /// Whether the notification `uuid` is dropped (never sent).
+    public func drops(uuid: String) -> Bool {
+        var generator = generator(uuid: uuid, attemptNumber: 0, salt: 1)
+        return unit(&generator) < dropRate
+    }
+
+    /// The faults applied to attempt `attemptNumber` (1-based) of notification `uuid`.
+    public func attemptFaults(uuid: String, attemptNumber: Int) -> NotificationAttemptFaults {
+        var duplicates = generator(uuid: uuid, attemptNumber: attemptNumber, salt: 2)
+        var reorders = generator(uuid: uuid, attemptNumber: attemptNumber, salt: 3)
+        let duplicate = unit(&duplicates) < duplicateRate
+        var extraDelay = Duration.zero
+        if unit(&reorders) < reorderRate {
+            extraDelay = maxReorderDelay * unit(&reorders)
+        }
+        return NotificationAttemptFaults(duplicate: duplicate, extraDelay: extraDelay)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case dropRate, duplicateRate, reorderRate, maxReorderDelayMs, seed
+    }
+
+    /// Decodes faults from JSON; absent keys mean no fault (and seed 0).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let delayMilliseconds = try container.decodeIfPresent(Double.self, forKey: .maxReorderDelayMs) ?? 0
+        self.init(
+            dropRate: try container.decodeIfPresent(Double.self, forKey: .dropRate) ?? 0,
+            duplicateRate: try container.decodeIfPresent(Double.self, forKey: .duplicateRate) ?? 0,
+            reorderRate: try container.decodeIfPresent(Double.self, forKey: .reorderRate) ?? 0,
+            maxReorderDelay: delayMilliseconds.isFinite ? .milliseconds(delayMilliseconds) : .zero,
+            seed: try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
+        )
+    }
+
+    /// Encodes the faults as JSON, the delay in milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(dropRate, forKey: .dropRate)
+        try container.encode(duplicateRate, forKey: .duplicateRate)
+        try container.encode(reorderRate, forKey: .reorderRate)
+        let (seconds, attoseconds) = maxReorderDelay.components
+        try container.encode(Double(seconds) * 1000 + Double(attoseconds) / 1e15, forKey: .maxReorderDelayMs)
+        try container.encode(seed, forKey: .seed)
+    }
+
+    private func generator(uuid: String, attemptNumber: Int, salt: UInt64) -> NotificationFaultRandom {
+        // FNV-1a: a stable hash (Swift's `Hasher` is randomly seeded per process).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uuid.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        var mixer = NotificationFaultRandom(state: seed ^ hash)
+        let base = mixer.next()
+        return NotificationFaultRandom(state: base ^ (UInt64(truncatingIfNeeded: attemptNumber) << 8 | salt))
+    }
+}
+
+private func clamped(_ rate: Double) -> Double {
+    guard !rate.isNaN else { return 0 }
+    return min(max(rate, 0), 1)
+}
+
+/// A uniform value in 0..<1 from the top 53 bits of the next output.
+private func unit(_ generator: inout NotificationFaultRandom) -> Double {
+    Double(generator.next() >> 11) * 0x1p-53
+}
+
+/// Steele, Lea and Flood's SplitMix64: a small, fast, seedable generator.
+private struct NotificationFaultRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,70 @@
+import AppStoreEmulator
+import ArgumentParser
+import Foundation
+import Hummingbird
+
+/// `storekeeper emulator`: runs the offline App Store over HTTP.
+struct EmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulator",
+        abstract: "Run the offline App Store emulator (Apple's wire protocol plus a device API).",
+        discussion: "See docs/emulator.md for the endpoints. State, CA and API key persist in --data-dir."
+    )
+
+    @Option(help: "The port to listen on (127.0.0.1).")
+    var port: Int = 9090
+
+    @Option(help: "Where the CA, the Server API key and the state live.")
+    var dataDir: String = "./emulator-data"
+
+    @Option(help: "Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours).")
+    var timeScale: Double = 1
+
+    @Option(help: "A JSON catalog file ({\"products\": [...]}); the sample catalog otherwise.")
+    var catalog: String?
+
+    @Option(help: "The app's bundle id.")
+    var bundleId: String = "com.example.game"
+
+    @Option(help: "Where to POST App Store Server Notifications V2.")
+    var notificationURL: String?
+
+    @Option(help: "The app-specific shared secret verifyReceipt checks.")
+    var sharedSecret: String?
+
+    @Option(help: "The address to bind.")
+    var hostname: String = "127.0.0.1"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard timeScale > 0 else { throw ValidationError("--time-scale must be positive") }
+        if let notificationURL, URL(string: notificationURL)?.scheme == nil {
+            throw ValidationError("--notification-url must be an absolute URL")
+        }
+    }
+
+    func run() async throws {
+        let emulator = try await AppStoreEmulator(
+            configuration: EmulatorConfiguration(
+                dataDirectory: URL(fileURLWithPath: dataDir),
+                bundleId: bundleId,
+                catalog: try catalog.map { try EmulatorCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .sample,
+                notificationURL: notificationURL.flatMap(URL.init(string:)),
+                sharedSecret: sharedSecret,
+                timeScale: timeScale
+            )
+        )
+        let router = Router()
+        emulator.addRoutes(to: router)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(hostname, port: port), serverName: "storekeeper-emulator")
+        )
+        print("App Store emulator on http://\(hostname):\(port) (data in \(dataDir))")
+        print("  verifyReceipt:  POST http://\(hostname):\(port)/sandbox/verifyReceipt")
+        print("  device API:     http://\(hostname):\(port)/emulator/v1/devices/{deviceId}/purchases")
+        print("  trust roots:    GET  http://\(hostname):\(port)/emulator/v1/roots")
+        try await app.runService()
+        await emulator.shutdown()
+    }
+}

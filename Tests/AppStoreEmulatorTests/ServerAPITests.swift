@@ -1,0 +1,173 @@
+import AppStoreAPI
+import AppStoreEmulator
+import AppStoreModel
+import AppStoreSigning
+import AppStoreVerification
+import Foundation
+import HummingbirdTesting
+import Testing
+
+/// The App Store Server API over HTTP, with AppStoreAPI's client configured only by URL.
+struct ServerAPITests {
+    @Test func transactionInfoHistoryAndLookUpWork() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        var bought: [String] = []
+        for index in 0..<45 {
+            let product = index % 3 == 0 ? "coins100" : "potion"
+            bought.append(try #require(try await fixture.emulator.purchase(deviceId: "whale", PurchaseRequest(productId: product)).transactionId))
+        }
+        let ids = bought
+        _ = try await fixture.emulator.purchase(deviceId: "other", PurchaseRequest(productId: "coins100"))
+        let verifier = JWSVerifier(roots: fixture.emulator.trustRoots)
+
+        try await fixture.live { baseURL, _ in
+            let api = fixture.serverAPI(baseURL)
+            let info = try await verifier.verifyTransaction(try await api.getTransactionInfo(transactionId: ids[7]))
+            #expect(info.transactionId == ids[7])
+
+            var seen: [String] = []
+            var revision: String?
+            var pages = 0
+            repeat {
+                let page = try await api.getTransactionHistory(transactionId: ids[0], revision: revision)
+                for jws in page.signedTransactions ?? [] {
+                    seen.append(try #require(try await verifier.verifyTransaction(jws).transactionId))
+                }
+                revision = page.revision
+                pages += 1
+                if page.hasMore != true { break }
+            } while pages < 10
+            #expect(seen == ids, "history returns every transaction of the customer once, in order")
+            #expect(pages == 3)
+
+            let ledger = await fixture.emulator.ledger()
+            let orderId = try #require(ledger.first { $0.transactionId == ids[3] }?.orderId)
+            let lookup = try await api.lookUpOrderId(orderId)
+            #expect(lookup.status == .valid)
+            #expect(try await verifier.verifyTransaction(try #require(lookup.signedTransactions?.first)).transactionId == ids[3])
+            #expect(try await api.lookUpOrderId("MKNOPE").status == .invalid)
+
+            do {
+                _ = try await api.getTransactionInfo(transactionId: "999")
+                Issue.record("unknown transaction answered")
+            } catch let error as AppStoreServerAPIError {
+                #expect(error.httpStatus == 404)
+                #expect(error.errorCode == .transactionIdNotFound)
+            }
+            // The production API does not see sandbox transactions.
+            await #expect(throws: AppStoreServerAPIError.self) {
+                _ = try await fixture.serverAPI(baseURL, "production").getTransactionInfo(transactionId: ids[0])
+            }
+        }
+    }
+
+    @Test func tokensAreCheckedAndBadOnesGet401() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let id = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
+        let key = fixture.emulator.identity.apiKey
+        let strangerKey = AppStoreServerAPIKey.generate(issuerId: key.issuerId, keyId: key.keyId, bundleId: key.bundleId)
+        let now = Date()
+        let tokens: [String: String] = [
+            "other key": try strangerKey.makeToken(),
+            "wrong audience": try key.signToken(
+                claims: AppStoreServerAPIClaims(issuerId: key.issuerId, issuedAt: Int64(now.timeIntervalSince1970), expiresAt: Int64(now.timeIntervalSince1970) + 600, audience: "someone-else", bundleId: key.bundleId)
+            ),
+            "wrong bundle": try key.signToken(
+                claims: AppStoreServerAPIClaims(issuerId: key.issuerId, bundleId: "com.other", issuedAt: now, lifetime: 600)
+            ),
+            "expired": try key.makeToken(issuedAt: now.addingTimeInterval(-3000), lifetime: 1200),
+            "garbage": "not.a.token",
+        ]
+        try await fixture.live { baseURL, client in
+            #expect(try await fixture.serverAPI(baseURL).getTransactionInfo(transactionId: id).isEmpty == false)
+            for (name, token) in tokens {
+                let response = try await client.execute(
+                    uri: "/sandbox/inApps/v1/transactions/\(id)",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(token)"]
+                )
+                #expect(response.status == .unauthorized, "\(name) token was not refused")
+            }
+            let none = try await client.execute(uri: "/sandbox/inApps/v1/transactions/\(id)", method: .get)
+            #expect(none.status == .unauthorized)
+        }
+    }
+
+    @Test func notificationHistoryHoldsUndeliveredNotificationsAndPages() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let start = Date().addingTimeInterval(-5)
+        var ids: [String] = []
+        for _ in 0..<25 {
+            ids.append(try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId))
+        }
+        try await fixture.emulator.refund(transactionId: ids[0])
+        let refundedId = ids[0]
+        let verifier = JWSVerifier(roots: fixture.emulator.trustRoots)
+        try await fixture.live { baseURL, _ in
+            let api = fixture.serverAPI(baseURL)
+            let window = NotificationHistoryRequest(start: start, end: Date().addingTimeInterval(5))
+            var uuids: [String] = []
+            var token: String?
+            repeat {
+                let page = try await api.getNotificationHistory(window, paginationToken: token)
+                for item in page.notificationHistory ?? [] {
+                    let notification = try await verifier.verifyNotification(try #require(item.signedPayload))
+                    uuids.append(try #require(notification.notification.notificationUUID))
+                    #expect(item.sendAttempts?.isEmpty == true, "no URL configured: never delivered")
+                }
+                token = page.paginationToken
+                if page.hasMore != true { break }
+            } while true
+            #expect(uuids.count == 26)
+            #expect(Set(uuids).count == 26)
+
+            var refunds = window
+            refunds.notificationType = .refund
+            let refundPage = try await api.getNotificationHistory(refunds, paginationToken: nil)
+            #expect(refundPage.notificationHistory?.count == 1)
+            var forTransaction = window
+            forTransaction.transactionId = refundedId
+            #expect(try await api.getNotificationHistory(forTransaction, paginationToken: nil).notificationHistory?.count == 2)
+
+            let testToken = try await api.requestTestNotification()
+            #expect(!testToken.isEmpty)
+            #expect(await fixture.emulator.notifications().last?.notificationType == .test)
+        }
+    }
+
+    @Test func consumptionInformationAndRefundHistory() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let first = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
+        let second = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins500")).transactionId)
+        try await fixture.emulator.requestConsumption(transactionId: first)
+        try await fixture.emulator.refund(transactionId: second)
+        let verifier = JWSVerifier(roots: fixture.emulator.trustRoots)
+        try await fixture.live { baseURL, client in
+            let api = fixture.serverAPI(baseURL)
+            try await api.sendConsumptionInformation(
+                transactionId: first,
+                ConsumptionRequest(customerConsented: true, consumptionStatus: 3, sampleContentProvided: false, deliveryStatus: 0)
+            )
+            let recorded = try await client.execute(uri: "/emulator/v1/transactions/\(first)/consumption", method: .get)
+            #expect(recorded.status == .ok)
+            #expect(try JSON.decode(ConsumptionRequest.self, recorded.body).consumptionStatus == 3)
+
+            let refunds = try await api.getRefundHistory(transactionId: first, revision: nil)
+            let refunded = try await (refunds.signedTransactions ?? []).asyncMap { try await verifier.verifyTransaction($0) }
+            #expect(refunded.map(\.transactionId) == [second])
+            #expect(refunded.first?.revocationDate != nil)
+        }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

@@ -1,0 +1,114 @@
+import AppStoreAPI
+import AppStoreEmulator
+import AppStoreModel
+import Foundation
+import Testing
+
+/// verifyReceipt: Apple's statuses and what `in_app` holds.
+struct VerifyReceiptTests {
+    func request(_ receipt: String?, password: String? = nil) -> Data {
+        try! JSONEncoder().encode(VerifyReceiptRequest(receiptData: receipt, password: password))
+    }
+
+    @Test func statusesFollowApple() async throws {
+        let fixture = try await EmulatorFixture(sharedSecret: "s3cret")
+        defer { fixture.remove() }
+        let emulator = fixture.emulator
+        let sandboxReceipt = try #require(
+            try await emulator.purchase(deviceId: "sandbox-phone", PurchaseRequest(productId: "coins100")).appReceipt
+        )
+        try await emulator.updateDevice("prod-phone", settings: DeviceSettings(environment: .production))
+        let productionReceipt = try #require(
+            try await emulator.purchase(deviceId: "prod-phone", PurchaseRequest(productId: "coins100")).appReceipt
+        )
+        #expect(await emulator.verifyReceipt(request(sandboxReceipt), at: .sandbox).status == .valid)
+        #expect(await emulator.verifyReceipt(request(productionReceipt), at: .production).status == .valid)
+        #expect(await emulator.verifyReceipt(request(sandboxReceipt), at: .production).status == .sandboxReceiptSentToProduction)
+        #expect(await emulator.verifyReceipt(request(productionReceipt), at: .sandbox).status == .productionReceiptSentToSandbox)
+        #expect(await emulator.verifyReceipt(Data("not json".utf8), at: .sandbox).status == .invalidRequest)
+        #expect(await emulator.verifyReceipt(request(nil), at: .sandbox).status == .malformedReceiptData)
+        #expect(await emulator.verifyReceipt(request("%%%not-base64"), at: .sandbox).status == .malformedReceiptData)
+        #expect(await emulator.verifyReceipt(request(Data("garbage".utf8).base64EncodedString()), at: .sandbox).status == .malformedReceiptData)
+        #expect(await emulator.verifyReceipt(request(sandboxReceipt, password: "wrong"), at: .sandbox).status == .sharedSecretMismatch)
+        #expect(await emulator.verifyReceipt(request(sandboxReceipt, password: "s3cret"), at: .sandbox).status == .valid)
+
+        // A receipt signed by someone else's CA: 21003.
+        let stranger = try await EmulatorFixture()
+        defer { stranger.remove() }
+        let forged = try #require(
+            try await stranger.emulator.purchase(deviceId: "x", PurchaseRequest(productId: "coins100")).appReceipt
+        )
+        #expect(await emulator.verifyReceipt(request(forged), at: .sandbox).status == .notAuthenticated)
+    }
+
+    @Test func consumablesLeaveTheReceiptWhenFinishedNonConsumablesStay() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let emulator = fixture.emulator
+        let coins = try await emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "coins100", quantity: 2))
+        let pack = try await emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "levelpack1"))
+        let before = await emulator.verifyReceipt(request(try await emulator.receipt(deviceId: "phone")), at: .sandbox)
+        #expect(Set(before.receipt?.inApp?.compactMap(\.transactionId) ?? []) == [coins.transactionId, pack.transactionId])
+        let coinItem = try #require(before.receipt?.inApp?.first { $0.transactionId == coins.transactionId })
+        #expect(coinItem.quantity?.intValue == 2)
+        #expect(coinItem.productId == "coins100")
+
+        try await emulator.finishTransaction(deviceId: "phone", transactionId: try #require(coins.transactionId))
+        try await emulator.finishTransaction(deviceId: "phone", transactionId: try #require(pack.transactionId))
+        let after = await emulator.verifyReceipt(request(try await emulator.receipt(deviceId: "phone")), at: .sandbox)
+        #expect(after.receipt?.inApp?.compactMap(\.transactionId) == [try #require(pack.transactionId)])
+        // An old receipt still lists what it held when it was issued.
+        let old = await emulator.verifyReceipt(request(coins.appReceipt ?? ""), at: .sandbox)
+        #expect(old.receipt?.inApp?.compactMap(\.transactionId) == [try #require(coins.transactionId)])
+    }
+
+    @Test func verifyReceiptClientFallsBackFromProductionToSandboxOverHTTP() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let receipt = try #require(
+            try await fixture.emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "potion")).appReceipt
+        )
+        try await fixture.live { baseURL, _ in
+            let client = VerifyReceiptClient(
+                productionBaseURL: baseURL.appendingPathComponent("production"),
+                sandboxBaseURL: baseURL.appendingPathComponent("sandbox"),
+                transport: AsyncHTTPClientTransport()
+            )
+            let response = try await client.verify(receiptData: receipt)
+            #expect(response.status == .valid)
+            #expect(response.environment == .sandbox)
+            #expect(response.receipt?.inApp?.first?.productId == "potion")
+            #expect(response.receipt?.inApp?.first?.purchaseDateValue != nil)
+        }
+    }
+
+    @Test func injectedFaultsAreRetryableStatusesAndOutages() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let receipt = try #require(
+            try await fixture.emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "potion")).appReceipt
+        )
+        await fixture.emulator.setFaults(EmulatorFaults(seed: 1, endpoints: ["verifyReceipt": EndpointFaults(errorRate: 1)]))
+        try await fixture.live { baseURL, _ in
+            let client = VerifyReceiptClient(
+                productionBaseURL: baseURL.appendingPathComponent("production"),
+                sandboxBaseURL: baseURL.appendingPathComponent("sandbox"),
+                transport: AsyncHTTPClientTransport()
+            )
+            for _ in 0..<10 {
+                let response = try await client.verify(receiptData: receipt, in: .sandbox)
+                #expect(response.isRetryable == true)
+                #expect([21_005, 21_009].contains(response.status.rawValue) || (21_100...21_199).contains(response.status.rawValue))
+            }
+            let now = Date()
+            await fixture.emulator.setFaults(
+                EmulatorFaults(endpoints: [
+                    "verifyReceipt": EndpointFaults(outages: [OutageWindow(start: now.addingTimeInterval(-1), end: now.addingTimeInterval(60))])
+                ])
+            )
+            await #expect(throws: VerifyReceiptClientError.self) { _ = try await client.verify(receiptData: receipt, in: .sandbox) }
+            await fixture.emulator.setFaults(EmulatorFaults())
+            #expect(try await client.verify(receiptData: receipt, in: .sandbox).status == .valid)
+        }
+    }
+}
