@@ -61,6 +61,7 @@ let package = Package(
                 "AppStoreSigning",
                 "AppStoreAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]

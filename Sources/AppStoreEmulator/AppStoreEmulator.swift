@@ -46,7 +46,8 @@ public actor AppStoreEmulator {
             )
         )
 
-        let (journal, records) = try EmulatorJournal.open(at: directory.appendingPathComponent("state.jsonl")) { records in
+        let (journal, records) = try EmulatorJournal.open(at: directory.appendingPathComponent("state.jsonl")) {
+            records in
             var state = EmulatorState()
             records.forEach { state.apply($0) }
             return state.records
@@ -59,14 +60,17 @@ public actor AppStoreEmulator {
         let recorder = AttemptRecorder()
         self.dispatcher = NotificationDispatcher(
             url: configuration.notificationURL,
-            transport: transport ?? HTTPNotificationTransport(),
+            transport: transport,
             timeScale: configuration.timeScale,
             faults: NotificationFaults(),
             onAttempt: { attempt in await recorder.forward(attempt) }
         )
         await recorder.attach(self)
-        for notification in state.notificationOrder.compactMap({ state.notifications[$0] }) where !notification.isDelivered {
-            let lastAttempt = notification.attempts.last.map { Date(timeIntervalSince1970: Double($0.attemptDate) / 1000) }
+        for notification in state.notificationOrder.compactMap({ state.notifications[$0] })
+        where !notification.isDelivered {
+            let lastAttempt = notification.attempts.last.map {
+                Date(timeIntervalSince1970: Double($0.attemptDate) / 1000)
+            }
             Task { [dispatcher] in
                 await dispatcher.submit(
                     uuid: notification.notificationUUID,
@@ -93,7 +97,9 @@ public actor AppStoreEmulator {
     /// Replaces the injected faults.
     public func setFaults(_ faults: EmulatorFaults) async {
         faultInjector.update(faults)
-        await dispatcher.updateFaults(faults.notifications ?? NotificationFaults())
+        var notificationFaults = faults.notifications ?? NotificationFaults()
+        if notificationFaults.seed == 0, let seed = faults.seed { notificationFaults.seed = seed }
+        await dispatcher.updateFaults(notificationFaults)
     }
 
     /// The faults in force.

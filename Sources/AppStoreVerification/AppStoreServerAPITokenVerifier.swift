@@ -134,8 +134,8 @@ public struct AppStoreServerAPITokenVerifier: Sendable {
         } catch {
             throw AppStoreServerAPITokenError(.malformedToken, "not a compact JWT: \(error.message)")
         }
-        guard let headerBytes = Base64URL.decode(compact.headerSegment.utf8),
-            let header = try? JSONDecoder().decode(Header.self, from: headerBytes)
+        guard let headerBytes = Base64.decode(compact.headerSegment.utf8, alphabet: .url),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else {
             throw AppStoreServerAPITokenError(.malformedToken, "the header is not base64url JSON")
         }

@@ -31,32 +31,34 @@ struct CompactJWS: Sendable {
         let start = bytes.firstIndex { !isWhitespace($0) } ?? bytes.endIndex
         let end = (bytes.lastIndex { !isWhitespace($0) } ?? start - 1) + 1
         let compact = bytes[start..<max(start, end)]
-        let dots = compact.indices.filter { compact[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2, dots[0] > compact.startIndex, dots[1] > dots[0] + 1 else {
-            throw VerificationError(
-                .malformedContainer,
-                "a compact JWS has three dot-separated parts; found \(dots.count + 1)"
-            )
+        let dot = UInt8(ascii: ".")
+        guard let first = compact.firstIndex(of: dot), first > compact.startIndex,
+            let second = compact[(first + 1)...].firstIndex(of: dot), second > first + 1,
+            !compact[(second + 1)...].contains(dot)
+        else {
+            let parts = compact.split(separator: dot, omittingEmptySubsequences: false).count
+            throw VerificationError(.malformedContainer, "a compact JWS has three non-empty parts; found \(parts)")
         }
-        guard let payload = Base64URL.decode(compact[(dots[0] + 1)..<dots[1]]) else {
+        let dots = [first, second]
+        guard let payload = Base64.decode(compact[(dots[0] + 1)..<dots[1]], alphabet: .url) else {
             throw VerificationError(.malformedEncoding, "the JWS payload is not base64url")
         }
-        guard let signature = Base64URL.decode(compact[(dots[1] + 1)...]) else {
+        guard let signature = Base64.decode(compact[(dots[1] + 1)...], alphabet: .url) else {
             throw VerificationError(.malformedEncoding, "the JWS signature is not base64url")
         }
         self.headerSegment = String(decoding: compact[..<dots[0]], as: UTF8.self)
         self.signingInput = compact[..<dots[1]]
-        self.payload = payload
-        self.signature = signature
+        self.payload = Data(payload)
+        self.signature = Data(signature)
     }
 
     /// Decodes the protected header.
     func decodeHeader() throws(VerificationError) -> Header {
-        guard let bytes = Base64URL.decode(headerSegment.utf8) else {
+        guard let bytes = Base64.decode(headerSegment.utf8, alphabet: .url) else {
             throw VerificationError(.malformedEncoding, "the JWS header is not base64url")
         }
         do {
-            return try JSONDecoder().decode(Header.self, from: bytes)
+            return try JSONDecoder().decode(Header.self, from: Data(bytes))
         } catch {
             throw VerificationError(.malformedContainer, "the JWS header is not a JSON object with alg and x5c")
         }

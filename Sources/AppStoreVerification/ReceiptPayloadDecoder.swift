@@ -134,26 +134,17 @@ enum ReceiptPayloadDecoder {
     }
 
     private static func string(_ attribute: Attribute) throws(VerificationError) -> String {
-        do {
-            let node = try BER.parse(attribute.value)
-            switch node.identifier {
-            case .utf8String: return String(try ASN1UTF8String(berEncoded: node))
-            case .ia5String: return String(try ASN1IA5String(berEncoded: node))
-            case .printableString: return String(try ASN1PrintableString(berEncoded: node))
-            default: break
-            }
-        } catch {}
-        throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not a string")
+        guard let string = DERPrimitive.string(attribute.value) else {
+            throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not a string")
+        }
+        return string
     }
 
-    private static func integer<I: FixedWidthInteger & ASN1IntegerRepresentable>(
-        _ attribute: Attribute
-    ) throws(VerificationError) -> I {
-        do {
-            return try I(berEncoded: attribute.value)
-        } catch {
+    private static func integer<I: FixedWidthInteger>(_ attribute: Attribute) throws(VerificationError) -> I {
+        guard let value = DERPrimitive.integer(attribute.value), let integer = I(exactly: value) else {
             throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not an integer")
         }
+        return integer
     }
 
     /// A date attribute: an IA5String in RFC 3339 form; empty means absent.

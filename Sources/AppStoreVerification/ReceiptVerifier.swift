@@ -25,7 +25,7 @@ public struct ReceiptVerifier: Sendable {
     public static let maximumSize = 8 * 1024 * 1024
 
     private let chainValidator: CertificateChainValidator
-    private let chainCache: VerifiedChainCache<[UInt8], SigningChain>
+    private let chainCache: VerifiedChainCache<Data, SigningChain>
 
     private struct SigningChain: Sendable {
         let chain: ValidatedChain
@@ -50,15 +50,33 @@ public struct ReceiptVerifier: Sendable {
     /// Verifies a receipt given as base64 text (whitespace ignored), as Apple's
     /// verifyReceipt and StoreKit's `appStoreReceiptURL` consumers pass it around.
     public func verify(base64Encoded text: String) async throws(VerificationError) -> VerifiedReceipt {
-        try await verify(Self.decodeBase64(Array(text.utf8)))
+        guard text.utf8.count <= Self.maximumSize else {
+            throw VerificationError(.inputTooLarge, "a receipt of \(text.utf8.count) bytes exceeds \(Self.maximumSize)")
+        }
+        guard let der = Base64.decode(text.utf8, alphabet: .standard), !der.isEmpty else {
+            throw VerificationError(.malformedEncoding, "the receipt is not valid base64")
+        }
+        return try await verify(der: der)
     }
 
     /// Verifies a receipt given as raw bytes: DER/BER, or base64 text.
+    ///
+    /// Bytes that decode as base64 are base64 (DER starts with 0x30 and a length byte,
+    /// which base64 text never holds); anything else starting with 0x30 is DER or BER.
     public func verify(_ bytes: [UInt8]) async throws(VerificationError) -> VerifiedReceipt {
         guard bytes.count <= Self.maximumSize else {
             throw VerificationError(.inputTooLarge, "a receipt of \(bytes.count) bytes exceeds \(Self.maximumSize)")
         }
-        let der = Self.looksLikeBase64(bytes) ? try Self.decodeBase64(bytes) : bytes
+        if let der = Base64.decode(bytes, alphabet: .standard), !der.isEmpty {
+            return try await verify(der: der)
+        }
+        guard bytes.first == 0x30 else {
+            throw VerificationError(.malformedEncoding, "the receipt is neither base64 text nor DER")
+        }
+        return try await verify(der: bytes)
+    }
+
+    private func verify(der: [UInt8]) async throws(VerificationError) -> VerifiedReceipt {
         if der.first == UInt8(ascii: "{") {
             throw VerificationError(
                 .unsupportedReceiptFormat,
@@ -85,7 +103,8 @@ public struct ReceiptVerifier: Sendable {
     private func signingChain(for container: PKCS7SignedData, at creationDate: Date) async throws(VerificationError)
         -> SigningChain
     {
-        let key = container.certificateEncodings.flatMap { $0 } + container.signerIdentifier
+        var key = Data(container.signerIdentifier)
+        container.certificateEncodings.forEach { key.append(contentsOf: $0) }
         if let cached = chainCache[key] {
             guard cached.chain.validity.contains(creationDate) else {
                 throw VerificationError(
@@ -124,41 +143,6 @@ public struct ReceiptVerifier: Sendable {
             return key.isValidSignature(
                 signature, for: SHA256.hash(data: container.content), padding: .insecurePKCS1v1_5)
         }
-    }
-
-    /// Whether every byte is base64 alphabet, padding or whitespace. DER always starts
-    /// with a byte outside it (0x30 then a length byte), base64 of DER with `M`.
-    private static func looksLikeBase64(_ bytes: [UInt8]) -> Bool {
-        !bytes.isEmpty
-            && bytes.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-                    return true
-                default:
-                    return isWhitespace(byte)
-                }
-            }
-    }
-
-    private static func decodeBase64(_ text: [UInt8]) throws(VerificationError) -> [UInt8] {
-        guard text.count <= maximumSize else {
-            throw VerificationError(.inputTooLarge, "a receipt of \(text.count) bytes exceeds \(maximumSize)")
-        }
-        let compact = text.filter { !isWhitespace($0) }
-        let padding = compact.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-        guard !compact.isEmpty, compact.count % 4 == 0, padding <= 2,
-            !compact.dropLast(padding).contains(UInt8(ascii: "=")),
-            let data = Data(base64Encoded: Data(compact))
-        else {
-            throw VerificationError(.malformedEncoding, "the receipt is not valid base64")
-        }
-        return Array(data)
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-            || byte == UInt8(ascii: "\t")
     }
 }
 

@@ -26,12 +26,16 @@ struct EmulatorPersistenceTests {
         #expect(await second.emulator.ledger() == ledger)
         #expect(await second.emulator.notifications().map(\.notificationUUID) == notifications.map(\.notificationUUID))
         #expect(await second.emulator.device("kid").askToBuy)
-        #expect(await second.emulator.pendingPurchases(deviceId: "kid").map(\.pendingId) == [try #require(pending.pendingId)])
+        #expect(
+            await second.emulator.pendingPurchases(deviceId: "kid").map(\.pendingId) == [
+                try #require(pending.pendingId)
+            ])
 
         // Signing goes on with the same roots, and ids do not repeat.
         let next = try await second.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins500"))
         #expect(!ledger.map(\.transactionId).contains(try #require(next.transactionId)))
-        _ = try await JWSVerifier(roots: first.emulator.trustRoots).verifyTransaction(try #require(next.signedTransaction))
+        _ = try await JWSVerifier(roots: first.emulator.trustRoots).verifyTransaction(
+            try #require(next.signedTransaction))
         await second.emulator.shutdown()
     }
 

@@ -38,7 +38,9 @@ struct EmulatorSigningTests {
         #expect(verified.receipt.bundleId == "com.example.game")
         #expect(verified.receipt.environment == .sandbox)
         #expect(verified.receipt.inAppPurchases.map(\.transactionId) == [result.transactionId])
-        await #expect(throws: VerificationError.self) { _ = try await ReceiptVerifier().verify(base64Encoded: receiptText) }
+        await #expect(throws: VerificationError.self) {
+            _ = try await ReceiptVerifier().verify(base64Encoded: receiptText)
+        }
 
         let folder = fixture.directory.appendingPathComponent("openssl")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,7 +66,8 @@ struct EmulatorSigningTests {
         let purchase = try await fixture.emulator.purchase(deviceId: "phone-1", PurchaseRequest(productId: "potion"))
         let transactionId = try #require(purchase.transactionId)
         try await fixture.emulator.refund(transactionId: transactionId)
-        let verifier = JWSVerifier(roots: fixture.emulator.trustRoots, policy: VerificationPolicy(appAppleId: 1_234_567_890))
+        let verifier = JWSVerifier(
+            roots: fixture.emulator.trustRoots, policy: VerificationPolicy(appAppleId: 1_234_567_890))
         let notifications = await fixture.emulator.notifications()
         #expect(notifications.map(\.notificationType) == [.oneTimeCharge, .refund])
         let refund = try await verifier.verifyNotification(notifications[1].signedPayload)
@@ -72,6 +75,8 @@ struct EmulatorSigningTests {
         #expect(refund.transaction?.transactionId == transactionId)
         #expect(refund.transaction?.revocationDate != nil)
         #expect(refund.transaction?.revocationReason != nil)
-        await #expect(throws: VerificationError.self) { _ = try await JWSVerifier().verifyNotification(notifications[0].signedPayload) }
+        await #expect(throws: VerificationError.self) {
+            _ = try await JWSVerifier().verifyNotification(notifications[0].signedPayload)
+        }
     }
 }

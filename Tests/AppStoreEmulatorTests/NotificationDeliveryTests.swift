@@ -48,7 +48,10 @@ struct NotificationDeliveryTests {
             #expect(Set(posts).count == 1, "every attempt posts the same signed payload")
 
             let history = try #require(await fixture.emulator.notifications().first)
-            #expect(history.attempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"])
+            #expect(
+                history.attempts.map(\.sendAttemptResult) == [
+                    "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
+                ])
             #expect(history.isDelivered)
             let attemptDates = history.attempts.map { Double($0.attemptDate) / 1000 }
             let gaps = zip(attemptDates.dropFirst(), attemptDates).map { $0 - $1 }

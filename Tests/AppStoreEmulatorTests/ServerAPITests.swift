@@ -15,7 +15,10 @@ struct ServerAPITests {
         var bought: [String] = []
         for index in 0..<45 {
             let product = index % 3 == 0 ? "coins100" : "potion"
-            bought.append(try #require(try await fixture.emulator.purchase(deviceId: "whale", PurchaseRequest(productId: product)).transactionId))
+            bought.append(
+                try #require(
+                    try await fixture.emulator.purchase(deviceId: "whale", PurchaseRequest(productId: product))
+                        .transactionId))
         }
         let ids = bought
         _ = try await fixture.emulator.purchase(deviceId: "other", PurchaseRequest(productId: "coins100"))
@@ -45,7 +48,9 @@ struct ServerAPITests {
             let orderId = try #require(ledger.first { $0.transactionId == ids[3] }?.orderId)
             let lookup = try await api.lookUpOrderId(orderId)
             #expect(lookup.status == .valid)
-            #expect(try await verifier.verifyTransaction(try #require(lookup.signedTransactions?.first)).transactionId == ids[3])
+            #expect(
+                try await verifier.verifyTransaction(try #require(lookup.signedTransactions?.first)).transactionId
+                    == ids[3])
             #expect(try await api.lookUpOrderId("MKNOPE").status == .invalid)
 
             do {
@@ -65,17 +70,22 @@ struct ServerAPITests {
     @Test func tokensAreCheckedAndBadOnesGet401() async throws {
         let fixture = try await EmulatorFixture()
         defer { fixture.remove() }
-        let id = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
+        let id = try #require(
+            try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
         let key = fixture.emulator.identity.apiKey
-        let strangerKey = AppStoreServerAPIKey.generate(issuerId: key.issuerId, keyId: key.keyId, bundleId: key.bundleId)
+        let strangerKey = AppStoreServerAPIKey.generate(
+            issuerId: key.issuerId, keyId: key.keyId, bundleId: key.bundleId)
         let now = Date()
         let tokens: [String: String] = [
             "other key": try strangerKey.makeToken(),
             "wrong audience": try key.signToken(
-                claims: AppStoreServerAPIClaims(issuerId: key.issuerId, issuedAt: Int64(now.timeIntervalSince1970), expiresAt: Int64(now.timeIntervalSince1970) + 600, audience: "someone-else", bundleId: key.bundleId)
+                claims: AppStoreServerAPIClaims(
+                    issuerId: key.issuerId, issuedAt: Int64(now.timeIntervalSince1970),
+                    expiresAt: Int64(now.timeIntervalSince1970) + 600, audience: "someone-else", bundleId: key.bundleId)
             ),
             "wrong bundle": try key.signToken(
-                claims: AppStoreServerAPIClaims(issuerId: key.issuerId, bundleId: "com.other", issuedAt: now, lifetime: 600)
+                claims: AppStoreServerAPIClaims(
+                    issuerId: key.issuerId, bundleId: "com.other", issuedAt: now, lifetime: 600)
             ),
             "expired": try key.makeToken(issuedAt: now.addingTimeInterval(-3000), lifetime: 1200),
             "garbage": "not.a.token",
@@ -101,7 +111,10 @@ struct ServerAPITests {
         let start = Date().addingTimeInterval(-5)
         var ids: [String] = []
         for _ in 0..<25 {
-            ids.append(try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId))
+            ids.append(
+                try #require(
+                    try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100"))
+                        .transactionId))
         }
         try await fixture.emulator.refund(transactionId: ids[0])
         let refundedId = ids[0]
@@ -130,7 +143,9 @@ struct ServerAPITests {
             #expect(refundPage.notificationHistory?.count == 1)
             var forTransaction = window
             forTransaction.transactionId = refundedId
-            #expect(try await api.getNotificationHistory(forTransaction, paginationToken: nil).notificationHistory?.count == 2)
+            #expect(
+                try await api.getNotificationHistory(forTransaction, paginationToken: nil).notificationHistory?.count
+                    == 2)
 
             let testToken = try await api.requestTestNotification()
             #expect(!testToken.isEmpty)
@@ -141,8 +156,10 @@ struct ServerAPITests {
     @Test func consumptionInformationAndRefundHistory() async throws {
         let fixture = try await EmulatorFixture()
         defer { fixture.remove() }
-        let first = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
-        let second = try #require(try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins500")).transactionId)
+        let first = try #require(
+            try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100")).transactionId)
+        let second = try #require(
+            try await fixture.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins500")).transactionId)
         try await fixture.emulator.requestConsumption(transactionId: first)
         try await fixture.emulator.refund(transactionId: second)
         let verifier = JWSVerifier(roots: fixture.emulator.trustRoots)
@@ -150,14 +167,17 @@ struct ServerAPITests {
             let api = fixture.serverAPI(baseURL)
             try await api.sendConsumptionInformation(
                 transactionId: first,
-                ConsumptionRequest(customerConsented: true, consumptionStatus: 3, sampleContentProvided: false, deliveryStatus: 0)
+                ConsumptionRequest(
+                    customerConsented: true, consumptionStatus: 3, sampleContentProvided: false, deliveryStatus: 0)
             )
             let recorded = try await client.execute(uri: "/emulator/v1/transactions/\(first)/consumption", method: .get)
             #expect(recorded.status == .ok)
             #expect(try JSON.decode(ConsumptionRequest.self, recorded.body).consumptionStatus == 3)
 
             let refunds = try await api.getRefundHistory(transactionId: first, revision: nil)
-            let refunded = try await (refunds.signedTransactions ?? []).asyncMap { try await verifier.verifyTransaction($0) }
+            let refunded = try await (refunds.signedTransactions ?? []).asyncMap {
+                try await verifier.verifyTransaction($0)
+            }
             #expect(refunded.map(\.transactionId) == [second])
             #expect(refunded.first?.revocationDate != nil)
         }

@@ -23,14 +23,23 @@ struct VerifyReceiptTests {
         )
         #expect(await emulator.verifyReceipt(request(sandboxReceipt), at: .sandbox).status == .valid)
         #expect(await emulator.verifyReceipt(request(productionReceipt), at: .production).status == .valid)
-        #expect(await emulator.verifyReceipt(request(sandboxReceipt), at: .production).status == .sandboxReceiptSentToProduction)
-        #expect(await emulator.verifyReceipt(request(productionReceipt), at: .sandbox).status == .productionReceiptSentToSandbox)
+        #expect(
+            await emulator.verifyReceipt(request(sandboxReceipt), at: .production).status
+                == .sandboxReceiptSentToProduction)
+        #expect(
+            await emulator.verifyReceipt(request(productionReceipt), at: .sandbox).status
+                == .productionReceiptSentToSandbox)
         #expect(await emulator.verifyReceipt(Data("not json".utf8), at: .sandbox).status == .invalidRequest)
         #expect(await emulator.verifyReceipt(request(nil), at: .sandbox).status == .malformedReceiptData)
         #expect(await emulator.verifyReceipt(request("%%%not-base64"), at: .sandbox).status == .malformedReceiptData)
-        #expect(await emulator.verifyReceipt(request(Data("garbage".utf8).base64EncodedString()), at: .sandbox).status == .malformedReceiptData)
-        #expect(await emulator.verifyReceipt(request(sandboxReceipt, password: "wrong"), at: .sandbox).status == .sharedSecretMismatch)
-        #expect(await emulator.verifyReceipt(request(sandboxReceipt, password: "s3cret"), at: .sandbox).status == .valid)
+        #expect(
+            await emulator.verifyReceipt(request(Data("garbage".utf8).base64EncodedString()), at: .sandbox).status
+                == .malformedReceiptData)
+        #expect(
+            await emulator.verifyReceipt(request(sandboxReceipt, password: "wrong"), at: .sandbox).status
+                == .sharedSecretMismatch)
+        #expect(
+            await emulator.verifyReceipt(request(sandboxReceipt, password: "s3cret"), at: .sandbox).status == .valid)
 
         // A receipt signed by someone else's CA: 21003.
         let stranger = try await EmulatorFixture()
@@ -48,7 +57,8 @@ struct VerifyReceiptTests {
         let coins = try await emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "coins100", quantity: 2))
         let pack = try await emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "levelpack1"))
         let before = await emulator.verifyReceipt(request(try await emulator.receipt(deviceId: "phone")), at: .sandbox)
-        #expect(Set(before.receipt?.inApp?.compactMap(\.transactionId) ?? []) == [coins.transactionId, pack.transactionId])
+        #expect(
+            Set(before.receipt?.inApp?.compactMap(\.transactionId) ?? []) == [coins.transactionId, pack.transactionId])
         let coinItem = try #require(before.receipt?.inApp?.first { $0.transactionId == coins.transactionId })
         #expect(coinItem.quantity?.intValue == 2)
         #expect(coinItem.productId == "coins100")
@@ -88,7 +98,8 @@ struct VerifyReceiptTests {
         let receipt = try #require(
             try await fixture.emulator.purchase(deviceId: "phone", PurchaseRequest(productId: "potion")).appReceipt
         )
-        await fixture.emulator.setFaults(EmulatorFaults(seed: 1, endpoints: ["verifyReceipt": EndpointFaults(errorRate: 1)]))
+        await fixture.emulator.setFaults(
+            EmulatorFaults(seed: 1, endpoints: ["verifyReceipt": EndpointFaults(errorRate: 1)]))
         try await fixture.live { baseURL, _ in
             let client = VerifyReceiptClient(
                 productionBaseURL: baseURL.appendingPathComponent("production"),
@@ -98,15 +109,21 @@ struct VerifyReceiptTests {
             for _ in 0..<10 {
                 let response = try await client.verify(receiptData: receipt, in: .sandbox)
                 #expect(response.isRetryable == true)
-                #expect([21_005, 21_009].contains(response.status.rawValue) || (21_100...21_199).contains(response.status.rawValue))
+                #expect(
+                    [21_005, 21_009].contains(response.status.rawValue)
+                        || (21_100...21_199).contains(response.status.rawValue))
             }
             let now = Date()
             await fixture.emulator.setFaults(
                 EmulatorFaults(endpoints: [
-                    "verifyReceipt": EndpointFaults(outages: [OutageWindow(start: now.addingTimeInterval(-1), end: now.addingTimeInterval(60))])
+                    "verifyReceipt": EndpointFaults(outages: [
+                        OutageWindow(start: now.addingTimeInterval(-1), end: now.addingTimeInterval(60))
+                    ])
                 ])
             )
-            await #expect(throws: VerifyReceiptClientError.self) { _ = try await client.verify(receiptData: receipt, in: .sandbox) }
+            await #expect(throws: VerifyReceiptClientError.self) {
+                _ = try await client.verify(receiptData: receipt, in: .sandbox)
+            }
             await fixture.emulator.setFaults(EmulatorFaults())
             #expect(try await client.verify(receiptData: receipt, in: .sandbox).status == .valid)
         }

@@ -55,7 +55,7 @@ struct ReceiptInspectTests {
         let garbage = try CommandLineRunner.run(
             ["receipt", "inspect", "-", "--json"], input: Data("not a receipt!".utf8))
         #expect(garbage.status == 1)
-        #expect(try garbage.json()["reason"] as? String == "malformed_container")
+        #expect(try garbage.json()["reason"] as? String == "malformed_encoding")
         let badBase64 = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: Data("MIIabc=d".utf8))
         #expect(badBase64.status == 1)
         #expect(try badBase64.json()["reason"] as? String == "malformed_encoding")

@@ -43,7 +43,8 @@ extension AppStoreEmulator {
         async throws
     {
         let transaction = try transaction(transactionId)
-        let notification = try makeNotification(.consumptionRequest, transaction: transaction, consumptionReason: reason)
+        let notification = try makeNotification(
+            .consumptionRequest, transaction: transaction, consumptionReason: reason)
         try commit([.notification(notification)])
         await send(notification)
     }

@@ -8,7 +8,9 @@ extension AppStoreEmulator {
     static let pageSize = 20
 
     /// Get Transaction Info.
-    public func transactionInfo(_ transactionId: String, environment: AppStoreEnvironment) throws -> TransactionInfoResponse {
+    public func transactionInfo(_ transactionId: String, environment: AppStoreEnvironment) throws
+        -> TransactionInfoResponse
+    {
         let transaction = try visibleTransaction(transactionId, environment: environment)
         return TransactionInfoResponse(signedTransactionInfo: try signedTransaction(transaction))
     }
@@ -68,7 +70,9 @@ extension AppStoreEmulator {
         guard let start = request.startDate, let end = request.endDate else {
             throw APIError(status: 400, code: .invalidStartDate, "startDate and endDate are required")
         }
-        guard start <= end else { throw APIError(status: 400, code: .startDateAfterEndDate, "startDate is after endDate") }
+        guard start <= end else {
+            throw APIError(status: 400, code: .startDateAfterEndDate, "startDate is after endDate")
+        }
         let matching = notifications().filter { notification in
             notification.environment == environment
                 && (start..<end).contains(notification.signedDate)
@@ -120,7 +124,9 @@ extension AppStoreEmulator {
         try transaction(transactionId).consumption
     }
 
-    private func visibleTransaction(_ transactionId: String, environment: AppStoreEnvironment) throws -> EmulatedTransaction {
+    private func visibleTransaction(_ transactionId: String, environment: AppStoreEnvironment) throws
+        -> EmulatedTransaction
+    {
         guard let transaction = state.transactions[transactionId], transaction.environment == environment else {
             throw APIError(status: 404, code: .transactionIdNotFound, "transaction \(transactionId) not found")
         }

@@ -14,7 +14,9 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
     public var displayName: String?
 
     /// Creates a product.
-    public init(productId: String, type: ProductType, price: Int64, currency: String = "USD", displayName: String? = nil) {
+    public init(
+        productId: String, type: ProductType, price: Int64, currency: String = "USD", displayName: String? = nil
+    ) {
         self.productId = productId
         self.type = type
         self.price = price

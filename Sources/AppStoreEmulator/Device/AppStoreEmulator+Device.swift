@@ -22,7 +22,9 @@ extension AppStoreEmulator {
     /// Buys a product on a device: charges it (or holds it for Ask to Buy), signs the
     /// transaction, and sends ONE_TIME_CHARGE for one-time purchases.
     public func purchase(deviceId: String, _ request: PurchaseRequest) async throws -> PurchaseResult {
-        guard configuration.catalog.product(request.productId) != nil else { throw EmulatorError.unknownProduct(request.productId) }
+        guard configuration.catalog.product(request.productId) != nil else {
+            throw EmulatorError.unknownProduct(request.productId)
+        }
         let quantity = request.quantity ?? 1
         guard (1...10).contains(quantity) else {
             throw EmulatorError("invalid_quantity", "quantity must be 1 to 10, not \(quantity)")
@@ -90,7 +92,9 @@ extension AppStoreEmulator {
     public func finishTransaction(deviceId: String, transactionId: String) throws {
         var transaction = try transaction(transactionId)
         guard transaction.deviceId == deviceId else {
-            throw EmulatorError("transaction_of_other_device", "transaction \(transactionId) was not bought on \(deviceId)", status: 404)
+            throw EmulatorError(
+                "transaction_of_other_device", "transaction \(transactionId) was not bought on \(deviceId)", status: 404
+            )
         }
         guard !transaction.finished else { return }
         transaction.finished = true
@@ -153,7 +157,9 @@ extension AppStoreEmulator {
         environment: AppStoreEnvironment,
         extraRecords: [EmulatorRecord]
     ) async throws -> PurchaseResult {
-        guard let product = configuration.catalog.product(productId) else { throw EmulatorError.unknownProduct(productId) }
+        guard let product = configuration.catalog.product(productId) else {
+            throw EmulatorError.unknownProduct(productId)
+        }
         let number = state.transactions.count + 1
         let transactionId = (environment == .production ? "1" : "2") + String(format: "%015d", number)
         let now = Int64(Date().timeIntervalSince1970 * 1000)

@@ -10,7 +10,9 @@ public struct PurchaseRequest: Codable, Hashable, Sendable {
     public var environment: AppStoreEnvironment?
 
     /// Creates a request.
-    public init(productId: String, appAccountToken: String? = nil, quantity: Int? = nil, environment: AppStoreEnvironment? = nil) {
+    public init(
+        productId: String, appAccountToken: String? = nil, quantity: Int? = nil, environment: AppStoreEnvironment? = nil
+    ) {
         self.productId = productId
         self.appAccountToken = appAccountToken
         self.quantity = quantity

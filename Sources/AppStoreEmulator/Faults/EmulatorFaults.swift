@@ -15,7 +15,9 @@ public struct EmulatorFaults: Codable, Hashable, Sendable {
     public var notifications: NotificationFaults?
 
     /// No faults.
-    public init(seed: UInt64? = nil, endpoints: [String: EndpointFaults] = [:], notifications: NotificationFaults? = nil) {
+    public init(
+        seed: UInt64? = nil, endpoints: [String: EndpointFaults] = [:], notifications: NotificationFaults? = nil
+    ) {
         self.seed = seed
         self.endpoints = endpoints
         self.notifications = notifications

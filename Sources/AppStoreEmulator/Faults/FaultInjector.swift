@@ -12,7 +12,9 @@ struct FaultInjector: Sendable {
     }
 
     /// The latency to add and the decision for one request to `operation` at `now`.
-    mutating func decide(_ operation: String, group: String? = nil, now: Date) -> (latency: Duration, decision: FaultDecision) {
+    mutating func decide(_ operation: String, group: String? = nil, now: Date) -> (
+        latency: Duration, decision: FaultDecision
+    ) {
         guard let endpoint = faults.faults(for: operation, group: group) else { return (.zero, .proceed) }
         let latency = Duration.milliseconds(endpoint.latencyMs ?? 0)
         if endpoint.outages?.contains(where: { $0.start <= now && now < $0.end }) == true {
@@ -27,20 +29,5 @@ struct FaultInjector: Sendable {
     /// A random element, drawn from the seeded generator.
     mutating func pick<T>(_ choices: [T]) -> T {
         choices[Int.random(in: 0..<choices.count, using: &generator)]
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -12,7 +12,8 @@ extension AppStoreEmulator {
         devices.put { request, context in
             await self.respond {
                 let settings = try await JSONResponse.decode(DeviceSettings.self, from: request)
-                return JSONResponse.make(try await self.updateDevice(try context.parameters.require("deviceId"), settings: settings))
+                return JSONResponse.make(
+                    try await self.updateDevice(try context.parameters.require("deviceId"), settings: settings))
             }
         }
         devices.post("purchases") { request, context in
@@ -40,7 +41,8 @@ extension AppStoreEmulator {
         }
         devices.get("transactions/unfinished") { _, context in
             await self.respond {
-                JSONResponse.make(try await self.unfinishedTransactions(deviceId: try context.parameters.require("deviceId")))
+                JSONResponse.make(
+                    try await self.unfinishedTransactions(deviceId: try context.parameters.require("deviceId")))
             }
         }
         devices.post("transactions/:transactionId/finish") { _, context in
@@ -54,7 +56,9 @@ extension AppStoreEmulator {
         }
         devices.get("receipt") { _, context in
             await self.respond {
-                JSONResponse.make(["appReceipt": try await self.receipt(deviceId: try context.parameters.require("deviceId"))])
+                JSONResponse.make([
+                    "appReceipt": try await self.receipt(deviceId: try context.parameters.require("deviceId"))
+                ])
             }
         }
     }
@@ -88,8 +92,12 @@ extension AppStoreEmulator {
         }
         transactions.get("consumption") { _, context in
             await self.respond {
-                guard let consumption = try await self.consumptionInformation(try context.parameters.require("transactionId")) else {
-                    throw EmulatorError("no_consumption_information", "no consumption information was sent", status: 404)
+                guard
+                    let consumption = try await self.consumptionInformation(
+                        try context.parameters.require("transactionId"))
+                else {
+                    throw EmulatorError(
+                        "no_consumption_information", "no consumption information was sent", status: 404)
                 }
                 return JSONResponse.make(consumption)
             }

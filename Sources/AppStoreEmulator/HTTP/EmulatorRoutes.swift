@@ -23,7 +23,8 @@ extension AppStoreEmulator {
         group.post("verifyReceipt") { request, _ -> Response in
             switch await self.injectFault("verifyReceipt") {
             case .outage:
-                return JSONResponse.error(EmulatorError("outage", "verifyReceipt is down (injected outage)", status: 503))
+                return JSONResponse.error(
+                    EmulatorError("outage", "verifyReceipt is down (injected outage)", status: 503))
             case .error:
                 return JSONResponse.make(await self.injectedVerifyReceiptFailure())
             case .proceed:

@@ -41,7 +41,9 @@ enum JSONResponse {
     }
 
     /// Decodes the request body as `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws(EmulatorError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20)
+        async throws(EmulatorError) -> T
+    {
         let data = try await body(of: request, limit: limit)
         do {
             return try JSONDecoder.iso8601.decode(T.self, from: data)

@@ -13,7 +13,8 @@ extension AppStoreEmulator {
         api.get("v1/transactions/:transactionId") { request, context in
             await self.serverAPI(request, "getTransactionInfo") {
                 JSONResponse.make(
-                    try await self.transactionInfo(try context.parameters.require("transactionId"), environment: environment)
+                    try await self.transactionInfo(
+                        try context.parameters.require("transactionId"), environment: environment)
                 )
             }
         }
@@ -21,7 +22,8 @@ extension AppStoreEmulator {
             await self.serverAPI(request, "getTransactionHistory") {
                 let revision = request.uri.queryParameters.get("revision")
                 let id = try context.parameters.require("transactionId")
-                return JSONResponse.make(try await self.transactionHistory(id, revision: revision, environment: environment))
+                return JSONResponse.make(
+                    try await self.transactionHistory(id, revision: revision, environment: environment))
             }
         }
         api.get("v2/refund/lookup/:transactionId") { request, context in
@@ -33,7 +35,8 @@ extension AppStoreEmulator {
         }
         api.get("v1/lookup/:orderId") { request, context in
             await self.serverAPI(request, "lookUpOrderId") {
-                JSONResponse.make(try await self.lookUpOrder(try context.parameters.require("orderId"), environment: environment))
+                JSONResponse.make(
+                    try await self.lookUpOrder(try context.parameters.require("orderId"), environment: environment))
             }
         }
         api.post("v1/notifications/history") { request, _ in
@@ -86,7 +89,8 @@ extension AppStoreEmulator {
         do {
             _ = try serverAPITokenVerifier.verify(authorizationHeader: request.headers[.authorization])
         } catch {
-            throw APIError(status: 401, code: .generalBadRequest, "unauthorized: \(error.code.rawValue): \(error.message)")
+            throw APIError(
+                status: 401, code: .generalBadRequest, "unauthorized: \(error.code.rawValue): \(error.message)")
         }
     }
 }

@@ -83,15 +83,15 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
         try container.encode(seed, forKey: .seed)
     }
 
-    private func generator(uuid: String, attemptNumber: Int, salt: UInt64) -> NotificationFaultRandom {
+    private func generator(uuid: String, attemptNumber: Int, salt: UInt64) -> SplitMix64 {
         // FNV-1a: a stable hash (Swift's `Hasher` is randomly seeded per process).
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in uuid.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        var mixer = NotificationFaultRandom(state: seed ^ hash)
+        var mixer = SplitMix64(seed: seed ^ hash)
         let base = mixer.next()
-        return NotificationFaultRandom(state: base ^ (UInt64(truncatingIfNeeded: attemptNumber) << 8 | salt))
+        return SplitMix64(seed: base ^ (UInt64(truncatingIfNeeded: attemptNumber) << 8 | salt))
     }
 }
 
@@ -101,19 +101,6 @@ private func clamped(_ rate: Double) -> Double {
 }
 
 /// A uniform value in 0..<1 from the top 53 bits of the next output.
-private func unit(_ generator: inout NotificationFaultRandom) -> Double {
+private func unit(_ generator: inout SplitMix64) -> Double {
     Double(generator.next() >> 11) * 0x1p-53
-}
-
-/// Steele, Lea and Flood's SplitMix64: a small, fast, seedable generator.
-private struct NotificationFaultRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
 }

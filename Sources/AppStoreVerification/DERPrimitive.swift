@@ -1,0 +1,40 @@
+/// A reader for the small primitive DER values inside receipt attributes (strings and
+/// integers), which avoids building a node tree for each one.
+enum DERPrimitive {
+    /// The tag and contents of the single primitive value `bytes` encodes, or `nil` when
+    /// `bytes` is not exactly one definite-length primitive TLV.
+    static func read(_ bytes: ArraySlice<UInt8>) -> (tag: UInt8, contents: ArraySlice<UInt8>)? {
+        var index = bytes.startIndex
+        guard bytes.count >= 2 else { return nil }
+        let tag = bytes[index]
+        guard tag & 0x20 == 0, tag & 0x1F != 0x1F else { return nil }  // primitive, low tag number
+        index += 1
+        var length = Int(bytes[index])
+        index += 1
+        if length & 0x80 != 0 {
+            let octets = length & 0x7F
+            guard (1...4).contains(octets), bytes.endIndex - index >= octets else { return nil }
+            length = 0
+            for _ in 0..<octets {
+                length = length << 8 | Int(bytes[index])
+                index += 1
+            }
+        }
+        guard bytes.endIndex - index == length else { return nil }
+        return (tag, bytes[index...])
+    }
+
+    /// A two's-complement big-endian INTEGER of at most eight bytes.
+    static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        guard let (tag, contents) = read(bytes), tag == 0x02, (1...8).contains(contents.count) else { return nil }
+        var value = Int64(Int8(bitPattern: contents.first!))
+        for byte in contents.dropFirst() { value = value << 8 | Int64(byte) }
+        return value
+    }
+
+    /// A UTF8String, IA5String or PrintableString.
+    static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard let (tag, contents) = read(bytes), [0x0C, 0x16, 0x13].contains(tag) else { return nil }
+        return String(validating: contents, as: UTF8.self)
+    }
+}
