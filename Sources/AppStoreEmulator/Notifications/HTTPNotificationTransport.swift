@@ -1,3 +1,4 @@
+import AppStoreModel
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -14,7 +15,7 @@ public struct HTTPNotificationTransport: NotificationTransport {
     /// The client requests go through.
     public let client: HTTPClient
     /// How long one request may take, connection included, before it counts as
-    /// ``NotificationSendAttemptResult/timedOut``.
+    /// ``SendAttemptResult/timedOut``.
     public let timeout: Duration
 
     /// Creates a transport on `client` with a per-request `timeout`.
@@ -59,7 +60,7 @@ public struct HTTPNotificationTransport: NotificationTransport {
     }
 
     /// Apple's `sendAttemptResult` for an error thrown while sending a request.
-    static func sendAttemptResult(for error: any Error) -> NotificationSendAttemptResult {
+    static func sendAttemptResult(for error: any Error) -> SendAttemptResult {
         switch error {
         case let error as HTTPClientError:
             switch error {

@@ -1,11 +1,13 @@
+import AppStoreModel
+
 /// What a ``NotificationTransport`` observed when it posted one notification body.
 public enum NotificationDeliveryResult: Hashable, Sendable {
     /// The server answered with this HTTP status code (200 is the only success).
     case response(statusCode: Int)
     /// No HTTP response was received; the kind of failure, as Apple reports it (for
-    /// example ``NotificationSendAttemptResult/timedOut`` or
-    /// ``NotificationSendAttemptResult/socketIssue``).
-    case failure(NotificationSendAttemptResult)
+    /// example ``SendAttemptResult/timedOut`` or
+    /// ``SendAttemptResult/socketIssue``).
+    case failure(SendAttemptResult)
 
     /// Whether the App Store would count this as delivered: HTTP 200 and nothing else.
     public var isSuccess: Bool { self == .response(statusCode: 200) }
@@ -17,7 +19,7 @@ public enum NotificationDeliveryResult: Hashable, Sendable {
     }
 
     /// Apple's `sendAttemptResult` for this outcome.
-    public var sendAttemptResult: NotificationSendAttemptResult {
+    public var sendAttemptResult: SendAttemptResult {
         switch self {
         case .response(let statusCode):
             return statusCode == 200 ? .success : .unsuccessfulHTTPResponseCode

@@ -1,3 +1,4 @@
+import AppStoreModel
 import Foundation
 
 /// One attempt by ``NotificationDispatcher`` to send a notification, reported as it
@@ -11,7 +12,7 @@ public struct NotificationSendAttempt: Hashable, Sendable {
     /// When the attempt was made (Apple's `attemptDate`).
     public var attemptDate: Date
     /// The outcome (Apple's `sendAttemptResult`).
-    public var sendAttemptResult: NotificationSendAttemptResult
+    public var sendAttemptResult: SendAttemptResult
     /// The HTTP status code, when the server answered.
     public var statusCode: Int?
     /// When the next attempt is due, or `nil` when this attempt succeeded or was the last.
@@ -24,7 +25,7 @@ public struct NotificationSendAttempt: Hashable, Sendable {
     /// Creates an attempt record.
     public init(
         notificationUUID: String, attemptNumber: Int, attemptDate: Date,
-        sendAttemptResult: NotificationSendAttemptResult, statusCode: Int? = nil, nextAttemptDate: Date? = nil
+        sendAttemptResult: SendAttemptResult, statusCode: Int? = nil, nextAttemptDate: Date? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.attemptNumber = attemptNumber

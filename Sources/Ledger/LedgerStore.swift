@@ -1,0 +1,152 @@
+import Foundation
+
+/// The purchase server's persistence: orders, purchases, the ledger and balances, the
+/// outbox, the append-only history, notification intake and checkpoints.
+///
+/// Two implementations share one logical schema: ``SQLiteLedgerStore`` (embedded default)
+/// and ``PostgresLedgerStore`` (many stateless server instances on one database). Every
+/// write is one database transaction; races are decided by uniqueness constraints and
+/// conditional updates inside the database, never by in-process locks, so any number of
+/// processes may share one database.
+public protocol LedgerStore: Sendable {
+    /// Brings the schema up to date (versioned migrations; safe to run again, and from
+    /// several processes at once).
+    func migrate() async throws
+
+    /// The schema versions applied to the database, in order.
+    func appliedMigrations() async throws -> [Int64]
+
+    /// Releases connections. The store must not be used afterwards.
+    func close() async throws
+
+    // MARK: Orders
+
+    /// Records a new order and appends an ``HistoryEventType/orderCreated`` event.
+    /// Throws ``LedgerError/duplicateOrder(orderId:)`` when the order id or the app account
+    /// token is taken. The token is stored lowercased.
+    @discardableResult
+    func createOrder(_ order: Order) async throws -> Order
+
+    /// The order with this id.
+    func order(id: String) async throws -> Order?
+
+    /// The order carrying this app account token (compared case-insensitively).
+    func order(appAccountToken: String) async throws -> Order?
+
+    /// The player's orders, oldest first.
+    func orders(playerId: String) async throws -> [Order]
+
+    // MARK: Delivery
+
+    /// Delivers a transaction exactly once, in one database transaction: records the
+    /// purchase (unique on the transaction id), appends one ``LedgerEntryKind/grant`` entry
+    /// per item and updates the balances, marks the order fulfilled (when one is given),
+    /// enqueues the outbox message (idempotency key = transaction id) and appends a
+    /// ``HistoryEventType/delivered`` event.
+    ///
+    /// If the transaction id was delivered before, by any source and with any other fields,
+    /// returns ``DeliveryResult/alreadyDelivered(_:)`` with the first purchase and changes
+    /// nothing. Concurrent calls for one transaction id deliver once.
+    ///
+    /// Throws ``LedgerError/unknownOrder(orderId:)`` or
+    /// ``LedgerError/orderBelongsToOtherPlayer(orderId:playerId:)`` (nothing written) when
+    /// the order is missing or another player's. An order already fulfilled by another
+    /// transaction does not stop delivery (Apple charged): the purchase is flagged
+    /// ``PurchaseFlag/orderAlreadyFulfilled``.
+    func deliver(_ delivery: Delivery) async throws -> DeliveryResult
+
+    /// Reverses a refunded purchase: if (and only if) its status changes from delivered to
+    /// refunded, appends negative ``LedgerEntryKind/refund`` entries, updates the balances
+    /// (which may go below zero: reported in the posting) and appends a
+    /// ``HistoryEventType/refunded`` event. Idempotent.
+    func reverse(transactionId: String, reason: String) async throws -> ReversalResult
+
+    /// Grants a refunded purchase again (Apple reversed the refund): if (and only if) its
+    /// status changes from refunded to delivered, appends positive
+    /// ``LedgerEntryKind/refundReversed`` entries, updates the balances and appends a
+    /// ``HistoryEventType/refundReversed`` event. Idempotent.
+    func regrant(transactionId: String) async throws -> RegrantResult
+
+    /// Support compensation: appends ``LedgerEntryKind/manual`` entries (amounts non-zero,
+    /// either sign), updates the balances and appends an audited
+    /// ``HistoryEventType/manualGrant`` event naming the actor and the reason.
+    func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws -> LedgerPosting
+
+    // MARK: Reads
+
+    /// The purchase recorded for this transaction id.
+    func purchase(transactionId: String) async throws -> Purchase?
+
+    /// The player's purchases, oldest delivery first.
+    func purchases(playerId: String) async throws -> [Purchase]
+
+    /// The player's balances, item → amount (items never touched are absent).
+    func wallet(playerId: String) async throws -> [String: Int64]
+
+    /// The player's ledger entries, oldest first.
+    func ledgerEntries(playerId: String) async throws -> [LedgerEntry]
+
+    /// Everything that happened to the player, in time order: the player's events, plus
+    /// events recorded before the player was known for transactions later delivered to
+    /// them (e.g. the notification that preceded the delivery).
+    func timeline(playerId: String) async throws -> [HistoryEvent]
+
+    /// The events concerning a transaction, in time order.
+    func events(transactionId: String) async throws -> [HistoryEvent]
+
+    /// The events concerning an order, in time order.
+    func events(orderId: String) async throws -> [HistoryEvent]
+
+    // MARK: History
+
+    /// Appends an event to the history (append-only); returns it with its id.
+    @discardableResult
+    func appendEvent(_ event: HistoryEvent) async throws -> HistoryEvent
+
+    /// Appends the device's purchase-flow events to the player's history (one
+    /// ``HistoryEventType/clientEvent`` each, recorded at server time).
+    func appendClientEvents(playerId: String, events: [ClientEvent]) async throws
+
+    // MARK: Notifications
+
+    /// Records an App Store Server Notification; `true` when it is new, `false` for a
+    /// duplicate (same `notificationUUID`; nothing changes). A new notification also gets a
+    /// ``HistoryEventType/notificationReceived`` event.
+    func recordNotification(
+        notificationUUID: String,
+        type: String,
+        subtype: String?,
+        transactionId: String?,
+        receivedAt: Date
+    ) async throws -> Bool
+
+    /// Marks a recorded notification processed (the first time only).
+    func markNotificationProcessed(_ notificationUUID: String) async throws
+
+    /// The recorded notification with this UUID.
+    func notification(uuid: String) async throws -> NotificationRecord?
+
+    // MARK: Outbox
+
+    /// Claims up to `limit` undelivered messages due at `now`, oldest first: each is hidden
+    /// from other callers until its claim ends (``OutboxMessage/nextAttemptAt``), so two
+    /// workers never send one message at once; a worker that dies loses its claim then.
+    func dueOutboxMessages(now: Date, limit: Int) async throws -> [OutboxMessage]
+
+    /// Marks a message acknowledged by the receiver.
+    func markOutboxDelivered(id: Int64) async throws
+
+    /// Records a failed send: increments the attempt count and schedules the next attempt.
+    func markOutboxFailed(id: Int64, nextAttemptAt: Date, error: String) async throws
+
+    /// The outbox message for a transaction (its idempotency key).
+    func outboxMessage(idempotencyKey: String) async throws -> OutboxMessage?
+
+    // MARK: Checkpoints
+
+    /// A named checkpoint's value (e.g. the reconciler's last notification-history date).
+    func checkpoint(_ name: String) async throws -> String?
+
+    /// Sets a named checkpoint.
+    func setCheckpoint(_ name: String, value: String) async throws
+}

@@ -1,0 +1,57 @@
+import AppStoreModel
+import Foundation
+
+/// A verified transaction to deliver: the input of ``LedgerStore/deliver(_:)``.
+public struct Delivery: Sendable, Hashable {
+    /// Apple's transaction id; the key that makes delivery exactly-once.
+    public var transactionId: String
+    /// Apple's original transaction id.
+    public var originalTransactionId: String
+    /// The player who receives the goods.
+    public var playerId: String
+    /// The order the transaction is bound to, if any. It must exist and belong to
+    /// ``playerId``; the ledger marks it fulfilled.
+    public var orderId: String?
+    /// The App Store product id purchased.
+    public var productId: String
+    /// The purchased quantity.
+    public var quantity: Int
+    /// The App Store environment of the transaction.
+    public var environment: AppStoreEnvironment
+    /// Which path reported the transaction.
+    public var source: DeliverySource
+    /// Facts worth flagging (see ``PurchaseFlag``).
+    public var flags: Set<String>
+    /// The total the player receives (already multiplied by ``quantity``). Amounts must be
+    /// positive; may be empty for a product that grants nothing the ledger counts.
+    public var grants: Grants
+    /// When Apple says the purchase happened.
+    public var purchaseDate: Date
+
+    /// Creates a delivery.
+    public init(
+        transactionId: String,
+        originalTransactionId: String,
+        playerId: String,
+        orderId: String? = nil,
+        productId: String,
+        quantity: Int = 1,
+        environment: AppStoreEnvironment,
+        source: DeliverySource,
+        flags: Set<String> = [],
+        grants: Grants,
+        purchaseDate: Date
+    ) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.playerId = playerId
+        self.orderId = orderId
+        self.productId = productId
+        self.quantity = quantity
+        self.environment = environment
+        self.source = source
+        self.flags = flags
+        self.grants = grants
+        self.purchaseDate = purchaseDate
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The JSON body the outbox sends to the game server for one delivery.
+///
+/// Dates are epoch milliseconds, as in Apple's signed transactions. The receiver must
+/// deduplicate on ``transactionId`` (also the outbox's idempotency key).
+public struct DeliveryMessage: Sendable, Hashable, Codable {
+    /// Always `"delivery"`; room for other kinds later.
+    public var kind: String
+    /// The player who receives the goods.
+    public var playerId: String
+    /// Apple's transaction id.
+    public var transactionId: String
+    /// Apple's original transaction id.
+    public var originalTransactionId: String
+    /// The order fulfilled, if any.
+    public var orderId: String?
+    /// The App Store product id.
+    public var productId: String
+    /// The purchased quantity.
+    public var quantity: Int
+    /// What to grant.
+    public var grants: Grants
+    /// Apple's environment string.
+    public var environment: String
+    /// Which path delivered it (a ``DeliverySource`` raw value).
+    public var source: String
+    /// Flags, sorted.
+    public var flags: [String]
+    /// When Apple says the purchase happened, epoch milliseconds.
+    public var purchaseDate: Int64
+
+    /// The message announcing `purchase`.
+    public init(purchase: Purchase) {
+        kind = "delivery"
+        playerId = purchase.playerId
+        transactionId = purchase.transactionId
+        originalTransactionId = purchase.originalTransactionId
+        orderId = purchase.orderId
+        productId = purchase.productId
+        quantity = purchase.quantity
+        grants = purchase.grants
+        environment = purchase.environment.rawValue
+        source = purchase.source.rawValue
+        flags = purchase.flags.sorted()
+        purchaseDate = purchase.purchaseDate.ledgerMilliseconds
+    }
+
+    /// Decodes a message from an outbox payload.
+    public static func decode(_ payload: Data) throws -> DeliveryMessage {
+        try JSONDecoder().decode(DeliveryMessage.self, from: payload)
+    }
+
+    /// The JSON body (keys sorted, so equal messages have equal bytes).
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,6 @@
+/// What a purchase or a manual grant gives a player: item → amount.
+///
+/// Consumables are counted (`["coins": 100]`); a non-consumable is an entitlement item with
+/// amount 1 (`["remove_ads": 1]`). Item names are the game's own; the ledger does not
+/// interpret them.
+public typealias Grants = [String: Int64]

@@ -1,0 +1,30 @@
+import AppStoreModel
+
+/// The kind of a ``HistoryEvent``: a stable, machine-readable string. Open: any string is
+/// a valid type, so the purchase server can record its own (e.g. a rejection reason).
+public struct HistoryEventType: OpenEnumeration, ExpressibleByStringLiteral {
+    /// The stable string.
+    public var rawValue: String
+
+    /// Creates a type from its string.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// An order was created (written by ``LedgerStore/createOrder(_:)``).
+    public static let orderCreated: HistoryEventType = "order_created"
+    /// A transaction was delivered (written by ``LedgerStore/deliver(_:)``).
+    public static let delivered: HistoryEventType = "delivered"
+    /// A grant was reversed after a refund (written by ``LedgerStore/reverse(transactionId:reason:)``).
+    public static let refunded: HistoryEventType = "refunded"
+    /// A refund was reversed and the goods granted again (written by ``LedgerStore/regrant(transactionId:)``).
+    public static let refundReversed: HistoryEventType = "refund_reversed"
+    /// Support staff granted goods by hand (written by ``LedgerStore/grantManually(playerId:grants:reason:actor:)``).
+    public static let manualGrant: HistoryEventType = "manual_grant"
+    /// An App Store Server Notification was received for the first time.
+    public static let notificationReceived: HistoryEventType = "notification_received"
+    /// The device reported a purchase-flow event (written by ``LedgerStore/appendClientEvents(playerId:events:)``).
+    public static let clientEvent: HistoryEventType = "client_event"
+    /// A report was refused because the transaction is bound to another player's order.
+    public static let transactionBelongsToOtherPlayer: HistoryEventType = "transaction_belongs_to_other_player"
+    /// A report was refused for another reason (the reason goes in the detail).
+    public static let purchaseRejected: HistoryEventType = "purchase_rejected"
+}

@@ -1,0 +1,35 @@
+/// Errors the ledger reports itself (database errors are passed through, PostgreSQL's as
+/// ``database(message:sqlState:)``).
+public enum LedgerError: Error, Hashable, CustomStringConvertible {
+    /// A store URL that is not `sqlite:PATH`, `sqlite::memory:` or `postgres://…`.
+    case invalidStoreURL(String, reason: String)
+    /// ``LedgerStore/deliver(_:)`` named an order that does not exist.
+    case unknownOrder(orderId: String)
+    /// ``LedgerStore/deliver(_:)`` named an order that belongs to another player.
+    case orderBelongsToOtherPlayer(orderId: String, playerId: String)
+    /// ``LedgerStore/createOrder(_:)`` with an order id or app account token already used.
+    case duplicateOrder(orderId: String)
+    /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
+    case invalidGrants(String)
+    /// A stored row the ledger cannot read (a column missing or of the wrong type).
+    case corruptRow(String)
+    /// The PostgreSQL server refused a statement.
+    case database(message: String, sqlState: String?)
+
+    /// A one-line explanation for logs and operators.
+    public var description: String {
+        switch self {
+        case .invalidStoreURL(let url, let reason):
+            "invalid store URL \"\(url)\": \(reason) (expected sqlite:PATH, sqlite::memory: "
+                + "or postgres://user:password@host:port/database)"
+        case .unknownOrder(let orderId): "unknown order \(orderId)"
+        case .orderBelongsToOtherPlayer(let orderId, let playerId):
+            "order \(orderId) does not belong to player \(playerId)"
+        case .duplicateOrder(let orderId): "order \(orderId) or its app account token already exists"
+        case .invalidGrants(let reason): "invalid grants: \(reason)"
+        case .corruptRow(let what): "unreadable row: \(what)"
+        case .database(let message, let sqlState):
+            "database error\(sqlState.map { " \($0)" } ?? ""): \(message)"
+        }
+    }
+}

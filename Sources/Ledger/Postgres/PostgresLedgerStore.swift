@@ -1,0 +1,169 @@
+import Foundation
+import PostgresNIO
+
+/// The scale-out ledger: PostgreSQL through a PostgresNIO connection pool. Any number of
+/// stateless server instances may share one database: every operation is one
+/// transaction, and races are decided by the database (unique constraints,
+/// `INSERT … ON CONFLICT`, conditional updates, `FOR UPDATE SKIP LOCKED`), never by
+/// locks in this process.
+public final class PostgresLedgerStore: LedgerStore {
+    /// The connection pool.
+    public let client: PostgresClient
+    /// Where queries log (PostgresNIO logs at debug and trace level).
+    let logger: Logger
+    /// How long a message handed out by ``dueOutboxMessages(now:limit:)`` stays claimed.
+    let outboxClaim: TimeInterval
+    /// The store's clock.
+    let clock: @Sendable () -> Date
+    /// Runs ``client`` when the store created it.
+    private let runTask: Task<Void, Never>?
+
+    /// Uses a client that the caller runs (`client.run()`, e.g. in a service group).
+    public init(
+        client: PostgresClient,
+        logger: Logger = Logger(label: "storekeeper.ledger"),
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.client = client
+        self.logger = logger
+        self.outboxClaim = outboxClaim
+        self.clock = clock
+        runTask = nil
+    }
+
+    /// Creates a connection pool for `configuration` and runs it until ``close()``.
+    public init(
+        configuration: PostgresClient.Configuration,
+        logger: Logger = Logger(label: "storekeeper.ledger"),
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.outboxClaim = outboxClaim
+        self.clock = clock
+        runTask = Task { await client.run() }
+    }
+
+    /// Connects to the database a `postgres://` URL names and runs the pool until
+    /// ``close()``.
+    public convenience init(
+        url: String,
+        logger: Logger = Logger(label: "storekeeper.ledger"),
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        guard case .postgres(let settings) = try StoreURL(parsing: url) else {
+            throw LedgerError.invalidStoreURL(url, reason: "not a postgres:// URL")
+        }
+        self.init(configuration: settings.clientConfiguration, logger: logger, outboxClaim: outboxClaim, clock: clock)
+    }
+
+    /// The current time at the ledger's resolution.
+    var now: Date { clock().ledgerNormalized }
+
+    /// Stops the pool, if the store started it.
+    public func close() async throws {
+        guard let runTask else { return }
+        runTask.cancel()
+        await runTask.value
+    }
+
+    public func migrate() async throws {
+        let applied = Date()
+        try await transaction { connection in
+            // Serializes start-up migrations of processes starting at once.
+            try await connection.run(
+                LedgerStatement(
+                    "SELECT pg_advisory_xact_lock(?)",
+                    [.integer(LedgerSchema.postgresMigrationLockKey)]
+                ),
+                logger: self.logger
+            )
+            try await connection.run(
+                LedgerStatement(
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version BIGINT NOT NULL PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        applied_at TIMESTAMPTZ NOT NULL
+                    )
+                    """
+                ),
+                logger: self.logger
+            )
+            let done = Set(
+                try await connection.rows(LedgerStatement("SELECT version FROM schema_migrations"), logger: self.logger)
+                    .map { try $0.requiredInteger("version") }
+            )
+            for migration in LedgerSchema.migrations where !done.contains(migration.version) {
+                for sql in migration.postgres {
+                    try await connection.run(LedgerStatement(sql), logger: self.logger)
+                }
+                try await connection.run(
+                    LedgerStatement(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        [.integer(migration.version), .text(migration.name), .timestamp(applied)]
+                    ),
+                    logger: self.logger
+                )
+            }
+        }
+    }
+
+    public func appliedMigrations() async throws -> [Int64] {
+        try await onConnection { connection in
+            try await connection.rows(
+                LedgerStatement("SELECT version FROM schema_migrations ORDER BY version"),
+                logger: self.logger
+            ).map { try $0.requiredInteger("version") }
+        }
+    }
+
+    /// Runs `body` in one transaction on one pooled connection: committed when it returns,
+    /// rolled back when it throws. A transaction the server aborts as a serialization
+    /// failure or deadlock is run again (a few times).
+    func transaction<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { connection in
+                    try await connection.run(LedgerStatement("BEGIN"), logger: self.logger)
+                    do {
+                        let result = try await body(connection)
+                        try await connection.run(LedgerStatement("COMMIT"), logger: self.logger)
+                        return result
+                    } catch {
+                        do {
+                            try await connection.run(LedgerStatement("ROLLBACK"), logger: self.logger)
+                        } catch {
+                            // The connection's state is unknown: never hand it out again.
+                            try? await connection.close()
+                        }
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError {
+                if error.isTransient && attempt < 5 { continue }
+                throw error.ledgerError
+            }
+        }
+    }
+
+    /// Runs `body` on one pooled connection, outside an explicit transaction (each statement
+    /// commits by itself: for reads, and for writes of one statement).
+    func onConnection<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch let error as PSQLError {
+            throw error.ledgerError
+        }
+    }
+}

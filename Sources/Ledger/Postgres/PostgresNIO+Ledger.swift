@@ -1,0 +1,85 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresRandomAccessRow: LedgerRow {
+    func text(_ column: String) throws -> String? {
+        try decode(String?.self, column)
+    }
+
+    func integer(_ column: String) throws -> Int64? {
+        try decode(Int64?.self, column)
+    }
+
+    func timestamp(_ column: String) throws -> Date? {
+        try decode(Date?.self, column)?.ledgerNormalized
+    }
+
+    private func decode<Value: PostgresDecodable>(_ type: Value.Type, _ column: String) throws -> Value {
+        guard contains(column) else { throw LedgerError.corruptRow("column \(column) missing") }
+        do {
+            return try self[column].decode(type)
+        } catch {
+            throw LedgerError.corruptRow("\(column): \(String(reflecting: error))")
+        }
+    }
+}
+
+extension SQLArgument {
+    /// Binds the value for PostgreSQL (`text`, `int8`, `timestamptz`, or an untyped NULL).
+    func append(to bindings: inout PostgresBindings) {
+        switch self {
+        case .text(let text): bindings.append(text)
+        case .integer(let integer): bindings.append(integer)
+        case .timestamp(let date): bindings.append(date)
+        case .null: bindings.appendNull()
+        }
+    }
+}
+
+extension LedgerStatement {
+    /// The statement as PostgresNIO runs it.
+    var postgresQuery: PostgresQuery {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            argument.append(to: &bindings)
+        }
+        return PostgresQuery(unsafeSQL: postgresSQL, binds: bindings)
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement and returns all its rows.
+    func rows(_ statement: LedgerStatement, logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        try await query(statement.postgresQuery, logger: logger).collect().map { $0.makeRandomAccess() }
+    }
+
+    /// Runs a statement and returns its first row.
+    func row(_ statement: LedgerStatement, logger: Logger) async throws -> PostgresRandomAccessRow? {
+        try await rows(statement, logger: logger).first
+    }
+
+    /// Runs a statement, discarding any rows.
+    func run(_ statement: LedgerStatement, logger: Logger) async throws {
+        _ = try await query(statement.postgresQuery, logger: logger).collect()
+    }
+}
+
+extension PSQLError {
+    /// The server's SQLSTATE, when the server refused the statement.
+    var sqlState: String? { serverInfo?[.sqlState] }
+
+    /// Whether running the whole transaction again may succeed (serialization failure,
+    /// deadlock).
+    var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// The error as the ledger reports it: the server's message and SQLSTATE, or the
+    /// client's detailed description.
+    var ledgerError: LedgerError {
+        if let message = serverInfo?[.message] {
+            var text = message
+            if let detail = serverInfo?[.detail] { text += " (\(detail))" }
+            return .database(message: text, sqlState: sqlState)
+        }
+        return .database(message: "\(code): \(String(reflecting: underlying ?? self))", sqlState: nil)
+    }
+}

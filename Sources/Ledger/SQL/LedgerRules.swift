@@ -1,0 +1,135 @@
+import Foundation
+
+/// Checks and event details shared by both stores, so they behave identically.
+enum LedgerRules {
+    /// Grants a delivery may carry: named items, positive amounts.
+    static func validateDeliveryGrants(_ grants: Grants) throws {
+        for (item, amount) in grants {
+            guard !item.isEmpty else { throw LedgerError.invalidGrants("empty item name") }
+            guard amount > 0 else { throw LedgerError.invalidGrants("\(item): \(amount) is not a positive amount") }
+        }
+    }
+
+    /// Grants a manual grant may carry: at least one, named items, non-zero amounts.
+    static func validateManualGrants(_ grants: Grants) throws {
+        guard !grants.isEmpty else { throw LedgerError.invalidGrants("nothing to grant") }
+        for (item, amount) in grants {
+            guard !item.isEmpty else { throw LedgerError.invalidGrants("empty item name") }
+            guard amount != 0 else { throw LedgerError.invalidGrants("\(item): zero amount") }
+        }
+    }
+
+    /// A delivery the ledger can record.
+    static func validate(_ delivery: Delivery) throws {
+        guard !delivery.transactionId.isEmpty else { throw LedgerError.invalidGrants("empty transaction id") }
+        try validateDeliveryGrants(delivery.grants)
+    }
+
+    /// Grants in a fixed item order: balances are always locked in the same order, so
+    /// concurrent PostgreSQL transactions touching one player cannot deadlock.
+    static func ordered(_ grants: Grants) -> [(item: String, amount: Int64)] {
+        grants.sorted { $0.key < $1.key }.map { (item: $0.key, amount: $0.value) }
+    }
+
+    /// The order as stored: token lowercased, dates at the ledger's resolution.
+    static func normalized(_ order: Order) -> Order {
+        var order = order
+        order.appAccountToken = order.appAccountToken.lowercased()
+        order.createdAt = order.createdAt.ledgerNormalized
+        order.expiresAt = order.expiresAt.ledgerNormalized
+        return order
+    }
+
+    /// The event recording a new order.
+    static func orderCreatedEvent(_ order: Order) -> HistoryEvent {
+        HistoryEvent(
+            type: .orderCreated,
+            playerId: order.playerId,
+            orderId: order.orderId,
+            detail: [
+                "productId": order.productId,
+                "quantity": String(order.quantity),
+                "appAccountToken": order.appAccountToken,
+                "expiresAt": String(order.expiresAt.ledgerMilliseconds),
+            ],
+            createdAt: order.createdAt
+        )
+    }
+
+    /// The event recording a delivery.
+    static func deliveredEvent(_ purchase: Purchase) throws -> HistoryEvent {
+        HistoryEvent(
+            type: .delivered,
+            playerId: purchase.playerId,
+            orderId: purchase.orderId,
+            transactionId: purchase.transactionId,
+            detail: [
+                "source": purchase.source.rawValue,
+                "productId": purchase.productId,
+                "quantity": String(purchase.quantity),
+                "environment": purchase.environment.rawValue,
+                "grants": try LedgerJSON.text(purchase.grants),
+                "flags": purchase.flags.sorted().joined(separator: ","),
+            ],
+            createdAt: purchase.deliveredAt
+        )
+    }
+
+    /// The event recording a reversal or a re-grant of a purchase.
+    static func purchaseChangeEvent(
+        _ type: HistoryEventType,
+        purchase: Purchase,
+        posting: LedgerPosting,
+        reason: String?,
+        at: Date
+    ) throws -> HistoryEvent {
+        var detail = ["grants": try LedgerJSON.text(signedGrants(posting))]
+        detail["reason"] = reason
+        if posting.hasNegativeBalance {
+            detail["negativeBalances"] = try LedgerJSON.text(posting.negativeBalances)
+        }
+        return HistoryEvent(
+            type: type,
+            playerId: purchase.playerId,
+            orderId: purchase.orderId,
+            transactionId: purchase.transactionId,
+            detail: detail,
+            createdAt: at
+        )
+    }
+
+    /// The audit event of a manual grant.
+    static func manualGrantEvent(
+        playerId: String,
+        posting: LedgerPosting,
+        reason: String,
+        actor: String,
+        at: Date
+    ) throws -> HistoryEvent {
+        var detail = ["grants": try LedgerJSON.text(signedGrants(posting)), "reason": reason, "actor": actor]
+        if posting.hasNegativeBalance {
+            detail["negativeBalances"] = try LedgerJSON.text(posting.negativeBalances)
+        }
+        return HistoryEvent(type: .manualGrant, playerId: playerId, detail: detail, createdAt: at)
+    }
+
+    /// The history event holding one client event.
+    static func clientEvent(_ event: ClientEvent, playerId: String, receivedAt: Date) -> HistoryEvent {
+        var detail = event.attributes
+        detail["name"] = event.name
+        detail["occurredAt"] = String(event.occurredAt.ledgerMilliseconds)
+        return HistoryEvent(
+            type: .clientEvent,
+            playerId: playerId,
+            orderId: event.orderId,
+            transactionId: event.transactionId,
+            detail: detail,
+            createdAt: receivedAt
+        )
+    }
+
+    /// The amounts a posting applied, item → signed amount.
+    private static func signedGrants(_ posting: LedgerPosting) -> Grants {
+        Dictionary(posting.entries.map { ($0.item, $0.amount) }, uniquingKeysWith: +)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The embedded ledger: SQLite through GRDB, in WAL mode, on one file (or in memory).
+///
+/// One writer at a time: every operation is one `BEGIN IMMEDIATE` transaction, so
+/// concurrent calls (also from other processes opening the same file) are serialized by
+/// SQLite and waited for up to the busy timeout.
+public final class SQLiteLedgerStore: LedgerStore {
+    /// The database connection(s).
+    let writer: any DatabaseWriter
+    /// How long a message handed out by ``dueOutboxMessages(now:limit:)`` stays claimed.
+    let outboxClaim: TimeInterval
+    /// The store's clock.
+    let clock: @Sendable () -> Date
+
+    /// Opens (creating if needed) the database file at `path`, in WAL mode.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - busyTimeout: How long to wait for another connection's write to finish.
+    ///   - outboxClaim: How long a claimed outbox message is hidden from other workers.
+    ///   - clock: The current time (tests pass their own).
+    public init(
+        path: String,
+        busyTimeout: TimeInterval = 10,
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "storekeeper.ledger"
+        writer = try DatabasePool(path: path, configuration: configuration)
+        self.outboxClaim = outboxClaim
+        self.clock = clock
+    }
+
+    /// Uses an open GRDB database (a `DatabasePool`, or a `DatabaseQueue`, e.g. in memory).
+    public init(
+        writer: any DatabaseWriter,
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.writer = writer
+        self.outboxClaim = outboxClaim
+        self.clock = clock
+    }
+
+    /// A private in-memory database (for tests and demos): gone when the store is.
+    public static func inMemory(
+        outboxClaim: TimeInterval = 60,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> SQLiteLedgerStore {
+        SQLiteLedgerStore(writer: try DatabaseQueue(), outboxClaim: outboxClaim, clock: clock)
+    }
+
+    /// The current time at the ledger's resolution.
+    var now: Date { clock().ledgerNormalized }
+
+    public func migrate() async throws {
+        let applied = Date()
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version INTEGER NOT NULL PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        applied_at INTEGER NOT NULL
+                    )
+                    """
+            )
+            let done = Set(try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations"))
+            for migration in LedgerSchema.migrations where !done.contains(migration.version) {
+                for sql in migration.sqlite {
+                    try db.execute(sql: sql)
+                }
+                try db.run(
+                    LedgerStatement(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        [.integer(migration.version), .text(migration.name), .timestamp(applied)]
+                    )
+                )
+            }
+        }
+    }
+
+    public func close() async throws {
+        try writer.close()
+    }
+
+    /// The schema versions applied to this database.
+    public func appliedMigrations() async throws -> [Int64] {
+        try await writer.read { db in
+            try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations ORDER BY version")
+        }
+    }
+}

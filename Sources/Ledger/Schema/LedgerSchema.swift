@@ -1,0 +1,248 @@
+/// The ledger's schema: the migrations, oldest first.
+///
+/// Tables (same columns and constraints on both databases; times are `timestamptz` on
+/// PostgreSQL and epoch milliseconds on SQLite):
+/// - `orders` — primary key `order_id`, UNIQUE `app_account_token`.
+/// - `purchases` — primary key `transaction_id` (exactly-once delivery), `order_id`
+///   references `orders` (checked at commit).
+/// - `balances` — primary key (`player_id`, `item`), materialized from the ledger.
+/// - `ledger_entries` — append-only, `transaction_id` references `purchases`.
+/// - `outbox` — UNIQUE `idempotency_key` (the transaction id).
+/// - `history_events` — append-only.
+/// - `notifications` — primary key `notification_uuid` (Apple's duplicates).
+/// - `checkpoints` — primary key `name`.
+enum LedgerSchema {
+    /// Every migration, in version order.
+    static let migrations: [LedgerMigration] = [initial]
+
+    /// The key of the PostgreSQL advisory lock that serializes migrations across
+    /// processes starting at once.
+    static let postgresMigrationLockKey: Int64 = 0x5354_4B50_4C44_4752  // "STKPLDGR"
+
+    static let initial = LedgerMigration(
+        version: 1,
+        name: "initial schema",
+        sqlite: [
+            """
+            CREATE TABLE orders (
+                order_id TEXT NOT NULL PRIMARY KEY,
+                player_id TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                quantity INTEGER NOT NULL CHECK (quantity > 0),
+                app_account_token TEXT NOT NULL UNIQUE,
+                status TEXT NOT NULL CHECK (status IN ('created', 'fulfilled')),
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                fulfilled_by TEXT,
+                fulfilled_at INTEGER
+            )
+            """,
+            "CREATE INDEX orders_by_player ON orders (player_id, created_at)",
+            """
+            CREATE TABLE purchases (
+                transaction_id TEXT NOT NULL PRIMARY KEY,
+                original_transaction_id TEXT NOT NULL,
+                player_id TEXT NOT NULL,
+                order_id TEXT REFERENCES orders (order_id) DEFERRABLE INITIALLY DEFERRED,
+                product_id TEXT NOT NULL,
+                quantity INTEGER NOT NULL,
+                environment TEXT NOT NULL,
+                source TEXT NOT NULL,
+                flags TEXT NOT NULL,
+                grants TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('delivered', 'refunded')),
+                purchase_date INTEGER NOT NULL,
+                delivered_at INTEGER NOT NULL,
+                refunded_at INTEGER,
+                refund_reason TEXT
+            )
+            """,
+            "CREATE INDEX purchases_by_player ON purchases (player_id, delivered_at)",
+            "CREATE INDEX purchases_by_order ON purchases (order_id)",
+            "CREATE INDEX purchases_by_original_transaction ON purchases (original_transaction_id)",
+            """
+            CREATE TABLE balances (
+                player_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                amount INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (player_id, item)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE ledger_entries (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                player_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                amount INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('grant', 'refund', 'refund_reversed', 'manual')),
+                transaction_id TEXT REFERENCES purchases (transaction_id),
+                reason TEXT,
+                actor TEXT,
+                balance_after INTEGER NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX ledger_entries_by_player ON ledger_entries (player_id, id)",
+            "CREATE INDEX ledger_entries_by_transaction ON ledger_entries (transaction_id)",
+            """
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                player_id TEXT NOT NULL,
+                transaction_id TEXT,
+                payload TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                delivered_at INTEGER,
+                last_error TEXT
+            )
+            """,
+            "CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE delivered_at IS NULL",
+            """
+            CREATE TABLE history_events (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                type TEXT NOT NULL,
+                player_id TEXT,
+                order_id TEXT,
+                transaction_id TEXT,
+                detail TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX history_events_by_player ON history_events (player_id, created_at, id)",
+            "CREATE INDEX history_events_by_order ON history_events (order_id, created_at, id)",
+            "CREATE INDEX history_events_by_transaction ON history_events (transaction_id, created_at, id)",
+            """
+            CREATE TABLE notifications (
+                notification_uuid TEXT NOT NULL PRIMARY KEY,
+                notification_type TEXT NOT NULL,
+                subtype TEXT,
+                transaction_id TEXT,
+                received_at INTEGER NOT NULL,
+                processed_at INTEGER
+            )
+            """,
+            "CREATE INDEX notifications_by_transaction ON notifications (transaction_id)",
+            """
+            CREATE TABLE checkpoints (
+                name TEXT NOT NULL PRIMARY KEY,
+                value TEXT NOT NULL,
+                updated_at INTEGER NOT NULL
+            )
+            """,
+        ],
+        postgres: [
+            """
+            CREATE TABLE orders (
+                order_id TEXT NOT NULL PRIMARY KEY,
+                player_id TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                quantity BIGINT NOT NULL CHECK (quantity > 0),
+                app_account_token TEXT NOT NULL UNIQUE,
+                status TEXT NOT NULL CHECK (status IN ('created', 'fulfilled')),
+                created_at TIMESTAMPTZ NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL,
+                fulfilled_by TEXT,
+                fulfilled_at TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX orders_by_player ON orders (player_id, created_at)",
+            """
+            CREATE TABLE purchases (
+                transaction_id TEXT NOT NULL PRIMARY KEY,
+                original_transaction_id TEXT NOT NULL,
+                player_id TEXT NOT NULL,
+                order_id TEXT REFERENCES orders (order_id) DEFERRABLE INITIALLY DEFERRED,
+                product_id TEXT NOT NULL,
+                quantity BIGINT NOT NULL,
+                environment TEXT NOT NULL,
+                source TEXT NOT NULL,
+                flags TEXT NOT NULL,
+                grants TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('delivered', 'refunded')),
+                purchase_date TIMESTAMPTZ NOT NULL,
+                delivered_at TIMESTAMPTZ NOT NULL,
+                refunded_at TIMESTAMPTZ,
+                refund_reason TEXT
+            )
+            """,
+            "CREATE INDEX purchases_by_player ON purchases (player_id, delivered_at)",
+            "CREATE INDEX purchases_by_order ON purchases (order_id)",
+            "CREATE INDEX purchases_by_original_transaction ON purchases (original_transaction_id)",
+            """
+            CREATE TABLE balances (
+                player_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                amount BIGINT NOT NULL,
+                updated_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (player_id, item)
+            )
+            """,
+            """
+            CREATE TABLE ledger_entries (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                player_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                amount BIGINT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('grant', 'refund', 'refund_reversed', 'manual')),
+                transaction_id TEXT REFERENCES purchases (transaction_id),
+                reason TEXT,
+                actor TEXT,
+                balance_after BIGINT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX ledger_entries_by_player ON ledger_entries (player_id, id)",
+            "CREATE INDEX ledger_entries_by_transaction ON ledger_entries (transaction_id)",
+            """
+            CREATE TABLE outbox (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                idempotency_key TEXT NOT NULL UNIQUE,
+                player_id TEXT NOT NULL,
+                transaction_id TEXT,
+                payload TEXT NOT NULL,
+                attempts BIGINT NOT NULL DEFAULT 0,
+                next_attempt_at TIMESTAMPTZ NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL,
+                delivered_at TIMESTAMPTZ,
+                last_error TEXT
+            )
+            """,
+            "CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE delivered_at IS NULL",
+            """
+            CREATE TABLE history_events (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                type TEXT NOT NULL,
+                player_id TEXT,
+                order_id TEXT,
+                transaction_id TEXT,
+                detail TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX history_events_by_player ON history_events (player_id, created_at, id)",
+            "CREATE INDEX history_events_by_order ON history_events (order_id, created_at, id)",
+            "CREATE INDEX history_events_by_transaction ON history_events (transaction_id, created_at, id)",
+            """
+            CREATE TABLE notifications (
+                notification_uuid TEXT NOT NULL PRIMARY KEY,
+                notification_type TEXT NOT NULL,
+                subtype TEXT,
+                transaction_id TEXT,
+                received_at TIMESTAMPTZ NOT NULL,
+                processed_at TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX notifications_by_transaction ON notifications (transaction_id)",
+            """
+            CREATE TABLE checkpoints (
+                name TEXT NOT NULL PRIMARY KEY,
+                value TEXT NOT NULL,
+                updated_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+        ]
+    )
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Ledger
+import Testing
+
+extension LedgerBehaviourTests {
+    @Test("migrations are idempotent and a reopened database keeps its data", arguments: StoreKind.allCases)
+    func migrations(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+
+        let first = try database.open()
+        try await first.migrate()
+        try await first.migrate()
+        #expect(try await first.appliedMigrations() == [1])
+        let delivery = Fixture.delivery()
+        let purchase = try await first.deliver(delivery).purchase
+        try await first.setCheckpoint("c", value: "v")
+        try await first.close()
+
+        let reopened = try database.open()
+        try await reopened.migrate()
+        #expect(try await reopened.appliedMigrations() == [1])
+        #expect(try await reopened.wallet(playerId: "player-1") == ["coins": 100])
+        #expect(try await reopened.purchase(transactionId: delivery.transactionId) == purchase)
+        #expect(try await reopened.deliver(delivery) == .alreadyDelivered(purchase))
+        #expect(try await reopened.checkpoint("c") == "v")
+        try await reopened.close()
+    }
+
+    @Test("processes starting at once migrate once", arguments: StoreKind.allCases)
+    func concurrentMigrations(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+        let stores = try (0..<4).map { _ in try database.open() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                group.addTask { try await store.migrate() }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await stores[0].appliedMigrations() == [1])
+        _ = try await stores[1].deliver(Fixture.delivery())
+        #expect(try await stores[2].wallet(playerId: "player-1") == ["coins": 100])
+        for store in stores { try await store.close() }
+    }
+}
