@@ -4,85 +4,49 @@ import PostgresNIO
 extension PostgresLedgerStore {
     public func reverse(transactionId: String, reason: String) async throws -> ReversalResult {
         let now = self.now
-        return try await transaction { connection in
-            // The conditional update decides: only the call that changes the status posts.
-            guard
-                let row = try await connection.row(
-                    LedgerSQL.markRefunded(transactionId: transactionId, reason: reason, at: now),
-                    logger: self.logger
-                )
-            else {
-                guard
-                    let existing = try await connection.row(
-                        LedgerSQL.purchase(transactionId: transactionId),
-                        logger: self.logger
-                    )
-                else { return .unknownTransaction }
-                return .alreadyReversed(try Purchase(row: existing))
-            }
-            let purchase = try Purchase(row: row)
-            let posting = try await self.post(
-                connection,
-                playerId: purchase.playerId,
-                grants: purchase.grants.mapValues { -$0 },
-                kind: .refund,
-                transactionId: transactionId,
-                reason: reason,
-                actor: nil,
-                at: now
-            )
-            try await connection.run(
-                LedgerSQL.insertEvent(
-                    LedgerRules.purchaseChangeEvent(
-                        .refunded, purchase: purchase, posting: posting, reason: reason, at: now)
-                ),
-                logger: self.logger
-            )
-            return .reversed(purchase, posting)
-        }
+        return ReversalResult(
+            try await apply(.refund(transactionId: transactionId, reason: reason, at: now), to: transactionId, at: now)
+        )
     }
 
     public func regrant(transactionId: String) async throws -> RegrantResult {
-        let now = self.now
+        RegrantResult(try await apply(.regrant(transactionId: transactionId), to: transactionId, at: now))
+    }
+
+    private func apply(
+        _ transition: PurchaseStatusTransition,
+        to transactionId: String,
+        at now: Date
+    ) async throws -> PurchaseStatusTransition.Outcome {
         return try await transaction { connection in
-            guard
-                let row = try await connection.row(
-                    LedgerSQL.markRegranted(transactionId: transactionId),
-                    logger: self.logger
-                )
-            else {
+            guard let row = try await connection.row(transition.update, logger: self.logger) else {
                 guard
                     let existing = try await connection.row(
                         LedgerSQL.purchase(transactionId: transactionId),
                         logger: self.logger
                     )
                 else { return .unknownTransaction }
-                return .alreadyGranted(try Purchase(row: existing))
+                return .unchanged(try Purchase(row: existing))
             }
             let purchase = try Purchase(row: row)
             let posting = try await self.post(
                 connection,
                 playerId: purchase.playerId,
-                grants: purchase.grants,
-                kind: .refundReversed,
+                grants: purchase.grants.mapValues { transition.sign * $0 },
+                kind: transition.kind,
                 transactionId: transactionId,
-                reason: nil,
+                reason: transition.reason,
                 actor: nil,
                 at: now
             )
             try await connection.run(
                 LedgerSQL.insertEvent(
                     LedgerRules.purchaseChangeEvent(
-                        .refundReversed,
-                        purchase: purchase,
-                        posting: posting,
-                        reason: nil,
-                        at: now
-                    )
+                        transition.eventType, purchase: purchase, posting: posting, reason: transition.reason, at: now)
                 ),
                 logger: self.logger
             )
-            return .regranted(purchase, posting)
+            return .changed(purchase, posting)
         }
     }
 

@@ -4,68 +4,45 @@ import GRDB
 extension SQLiteLedgerStore {
     public func reverse(transactionId: String, reason: String) async throws -> ReversalResult {
         let now = self.now
-        return try await writer.write { db in
-            // The conditional update decides: only the call that changes the status posts.
-            guard let row = try db.row(LedgerSQL.markRefunded(transactionId: transactionId, reason: reason, at: now))
-            else {
-                guard let existing = try db.row(LedgerSQL.purchase(transactionId: transactionId)) else {
-                    return .unknownTransaction
-                }
-                return .alreadyReversed(try Purchase(row: existing))
-            }
-            let purchase = try Purchase(row: row)
-            let posting = try Self.post(
-                db,
-                playerId: purchase.playerId,
-                grants: purchase.grants.mapValues { -$0 },
-                kind: .refund,
-                transactionId: transactionId,
-                reason: reason,
-                actor: nil,
-                at: now
-            )
-            try db.run(
-                LedgerSQL.insertEvent(
-                    LedgerRules.purchaseChangeEvent(
-                        .refunded, purchase: purchase, posting: posting, reason: reason, at: now)
-                )
-            )
-            return .reversed(purchase, posting)
-        }
+        return ReversalResult(
+            try await apply(.refund(transactionId: transactionId, reason: reason, at: now), to: transactionId, at: now)
+        )
     }
 
     public func regrant(transactionId: String) async throws -> RegrantResult {
-        let now = self.now
+        RegrantResult(try await apply(.regrant(transactionId: transactionId), to: transactionId, at: now))
+    }
+
+    private func apply(
+        _ transition: PurchaseStatusTransition,
+        to transactionId: String,
+        at now: Date
+    ) async throws -> PurchaseStatusTransition.Outcome {
         return try await writer.write { db in
-            guard let row = try db.row(LedgerSQL.markRegranted(transactionId: transactionId)) else {
+            guard let row = try db.row(transition.update) else {
                 guard let existing = try db.row(LedgerSQL.purchase(transactionId: transactionId)) else {
                     return .unknownTransaction
                 }
-                return .alreadyGranted(try Purchase(row: existing))
+                return .unchanged(try Purchase(row: existing))
             }
             let purchase = try Purchase(row: row)
             let posting = try Self.post(
                 db,
                 playerId: purchase.playerId,
-                grants: purchase.grants,
-                kind: .refundReversed,
+                grants: purchase.grants.mapValues { transition.sign * $0 },
+                kind: transition.kind,
                 transactionId: transactionId,
-                reason: nil,
+                reason: transition.reason,
                 actor: nil,
                 at: now
             )
             try db.run(
                 LedgerSQL.insertEvent(
                     LedgerRules.purchaseChangeEvent(
-                        .refundReversed,
-                        purchase: purchase,
-                        posting: posting,
-                        reason: nil,
-                        at: now
-                    )
+                        transition.eventType, purchase: purchase, posting: posting, reason: transition.reason, at: now)
                 )
             )
-            return .regranted(purchase, posting)
+            return .changed(purchase, posting)
         }
     }
 
