@@ -46,16 +46,12 @@ public actor AppStoreEmulator {
             )
         )
 
-        let (journal, records) = try EmulatorJournal.open(at: directory.appendingPathComponent("state.jsonl")) {
-            records in
-            var state = EmulatorState()
-            records.forEach { state.apply($0) }
+        var state = EmulatorState()
+        self.journal = try EmulatorJournal.open(at: directory.appendingPathComponent("state.jsonl")) { records in
+            for record in records { state.apply(record) }
             return state.records
         }
-        var state = EmulatorState()
-        records.forEach { state.apply($0) }
         self.state = state
-        self.journal = journal
 
         let recorder = AttemptRecorder()
         self.dispatcher = NotificationDispatcher(
@@ -120,7 +116,7 @@ public actor AppStoreEmulator {
     /// Applies records to the state and appends them to the journal.
     func commit(_ records: [EmulatorRecord]) throws {
         try journal.append(records)
-        records.forEach { state.apply($0) }
+        for record in records { state.apply(record) }
     }
 
     func transaction(_ transactionId: String) throws(EmulatorError) -> EmulatedTransaction {

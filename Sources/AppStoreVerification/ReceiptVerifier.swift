@@ -104,7 +104,7 @@ public struct ReceiptVerifier: Sendable {
         -> SigningChain
     {
         var key = Data(container.signerIdentifier)
-        container.certificateEncodings.forEach { key.append(contentsOf: $0) }
+        for encoding in container.certificateEncodings { key.append(contentsOf: encoding) }
         if let cached = chainCache[key] {
             guard cached.chain.validity.contains(creationDate) else {
                 throw VerificationError(

@@ -6,30 +6,21 @@ import Foundation
 /// Each append is one `write` to the file, so a killed process loses nothing it
 /// acknowledged; a torn last line (power loss mid-write) is skipped on load.
 final class EmulatorJournal: Sendable {
-    private let url: URL
     private let handle: FileHandle
 
     /// Opens the journal at `url`, compacted to `records`.
     private init(url: URL, records: [EmulatorRecord]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var contents = Data()
-        for record in records {
-            contents.append(try encoder.encode(record))
-            contents.append(0x0A)
-        }
-        try contents.write(to: url, options: .atomic)
-        self.url = url
+        try Self.lines(records).write(to: url, options: .atomic)
         self.handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
     }
 
-    /// Reads the records at `url` (none when the file does not exist) and opens the
-    /// journal for appending, compacted by `compact`.
+    /// Reads the records at `url` (none when the file does not exist), hands them to
+    /// `compact`, and opens the journal for appending, rewritten to what `compact` returns.
     static func open(
         at url: URL,
         compact: ([EmulatorRecord]) -> [EmulatorRecord]
-    ) throws -> (journal: EmulatorJournal, records: [EmulatorRecord]) {
+    ) throws -> EmulatorJournal {
         var records: [EmulatorRecord] = []
         if let data = FileManager.default.contents(atPath: url.path) {
             let decoder = JSONDecoder()
@@ -37,15 +28,17 @@ final class EmulatorJournal: Sendable {
                 guard let record = try? decoder.decode(EmulatorRecord.self, from: line) else { continue }
                 records.append(record)
             }
-        } else {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
-        let compacted = compact(records)
-        return (try EmulatorJournal(url: url, records: compacted), compacted)
+        return try EmulatorJournal(url: url, records: compact(records))
     }
 
     /// Appends `records` in one write.
     func append(_ records: [EmulatorRecord]) throws {
+        try handle.write(contentsOf: Self.lines(records))
+    }
+
+    /// `records` as JSON lines.
+    private static func lines(_ records: [EmulatorRecord]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var data = Data()
@@ -53,7 +46,7 @@ final class EmulatorJournal: Sendable {
             data.append(try encoder.encode(record))
             data.append(0x0A)
         }
-        try handle.write(contentsOf: data)
+        return data
     }
 
     deinit {
