@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AppStoreAPI", targets: ["AppStoreAPI"]),
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -23,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "AppStoreModel"),
@@ -77,10 +82,27 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        .target(
+            name: "PurchaseServer",
+            dependencies: [
+                "AppStoreModel",
+                "AppStoreVerification",
+                "AppStoreAPI",
+                "Ledger",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
                 "AppStoreModel",
+                "PurchaseServer",
+                "Ledger",
                 "AppStoreVerification",
                 "AppStoreSigning",
                 "AppStoreEmulator",
@@ -139,7 +161,25 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "AppStoreModel"]),
+        .target(name: "LedgerTestSupport", dependencies: ["Ledger"], path: "Tests/LedgerTestSupport"),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "AppStoreModel", "LedgerTestSupport"]),
+        .testTarget(
+            name: "PurchaseServerTests",
+            dependencies: [
+                "PurchaseServer",
+                "Ledger",
+                "AppStoreEmulator",
+                "AppStoreModel",
+                "AppStoreAPI",
+                "AppStoreSigning",
+                "AppStoreVerification",
+                "LedgerTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .testTarget(name: "StoreKeeperCLITests", dependencies: ["storekeeper", "AppStoreModel", "AppStoreSigning"]),
     ],
     swiftLanguageModes: [.v6]

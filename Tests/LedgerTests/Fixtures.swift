@@ -1,6 +1,8 @@
 import AppStoreModel
 import Foundation
 import Ledger
+import LedgerTestSupport
+import Testing
 
 /// Test data.
 enum Fixture {
@@ -48,4 +50,8 @@ enum Fixture {
             purchaseDate: purchaseDate
         )
     }
+}
+
+extension StoreKind: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }

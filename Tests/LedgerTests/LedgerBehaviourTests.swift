@@ -1,6 +1,7 @@
 import AppStoreModel
 import Foundation
 import Ledger
+import LedgerTestSupport
 import Testing
 
 /// The ledger's behaviour, written once and run against both stores.

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import LedgerTestSupport
 import Testing
 
 @Suite("Store URLs")

@@ -1,16 +1,13 @@
 import Foundation
 import Ledger
-import Testing
 
 /// The two ledger implementations; every behaviour test runs against both.
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum StoreKind: String, CaseIterable, Sendable {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
-
     /// A fresh, empty database of this kind (not yet migrated).
-    func makeDatabase() async throws -> TestDatabase {
+    public func makeDatabase() async throws -> TestDatabase {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
@@ -26,28 +23,28 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 /// One test's database: open as many stores on it as the test needs (several stores on
 /// one database behave like several server processes).
-struct TestDatabase: Sendable {
-    var kind: StoreKind
+public struct TestDatabase: Sendable {
+    public var kind: StoreKind
     /// The store URL, as `storekeeper serve --database` takes it.
-    var url: String
+    public var url: String
     /// The PostgreSQL database name.
-    var name: String?
+    public var name: String?
     /// The SQLite file's directory, removed by ``remove()``.
-    var directory: String?
+    public var directory: String?
 
     /// Opens a store on the database (through the URL factory).
-    func open() throws -> any LedgerStore {
+    public func open() throws -> any LedgerStore {
         try makeLedgerStore(url: url)
     }
 
     /// Removes the SQLite files (PostgreSQL databases go with the cluster).
-    func remove() {
+    public func remove() {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }
 
 /// Runs `body` with a migrated store on a fresh database of `kind`, and cleans up.
-func withStore<Result>(
+public func withStore<Result>(
     _ kind: StoreKind,
     _ body: (any LedgerStore, TestDatabase) async throws -> Result
 ) async throws -> Result {
@@ -66,7 +63,7 @@ func withStore<Result>(
 }
 
 /// Runs `body` with `count` migrated stores (separate connection pools) on one database.
-func withStores<Result>(
+public func withStores<Result>(
     _ kind: StoreKind,
     count: Int,
     _ body: ([any LedgerStore], TestDatabase) async throws -> Result

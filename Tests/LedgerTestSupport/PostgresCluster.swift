@@ -15,30 +15,30 @@ import Foundation
 /// `postgres` user (`runuser`). Binaries come from `$STOREKEEPER_PG_BIN` (only there, when
 /// set), else `/usr/lib/postgresql/*/bin` (newest), else `PATH`. Without them every PostgreSQL test
 /// fails, saying so: CI installs Debian's `postgresql` package.
-actor PostgresCluster {
+public actor PostgresCluster {
     /// The process's cluster.
-    static let shared = PostgresCluster()
+    public static let shared = PostgresCluster()
 
     /// A started cluster.
-    struct Running: Sendable {
+    public struct Running: Sendable {
         /// The directory holding `initdb`, `pg_ctl`, `psql`.
         var binDirectory: String
         /// The cluster's directory (data, log, socket).
         var directory: String
         /// The TCP port on 127.0.0.1.
-        var port: Int
+        public var port: Int
     }
 
     /// The PostgreSQL tools are missing.
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private var starting: Task<Running, any Error>?
     private var databaseCount = 0
 
     /// The running cluster, started on first call.
-    func running() async throws -> Running {
+    public func running() async throws -> Running {
         if let starting { return try await starting.value }
         let task = Task { try await Self.start() }
         starting = task
@@ -46,7 +46,7 @@ actor PostgresCluster {
     }
 
     /// Creates a new, empty database and returns its URL.
-    func createDatabase(maximumConnections: Int = 8) async throws -> (url: String, name: String) {
+    public func createDatabase(maximumConnections: Int = 8) async throws -> (url: String, name: String) {
         let cluster = try await running()
         databaseCount += 1
         let name = "ledger_test_\(databaseCount)_\(UUID().uuidString.prefix(8).lowercased())"
@@ -56,7 +56,7 @@ actor PostgresCluster {
     }
 
     /// How many server connections are open to `database`.
-    func connectionCount(database: String) async throws -> Int {
+    public func connectionCount(database: String) async throws -> Int {
         let cluster = try await running()
         let output = try await psql(
             cluster,

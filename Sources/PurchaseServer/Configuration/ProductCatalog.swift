@@ -1,0 +1,56 @@
+import AppStoreModel
+
+/// The products the server sells and what each grants.
+public struct ProductCatalog: Codable, Hashable, Sendable {
+    /// The products, in display order.
+    public var products: [CatalogProduct]
+
+    /// Creates a catalog.
+    public init(products: [CatalogProduct]) {
+        self.products = products
+    }
+
+    /// The product with `productId`, if sold.
+    public func product(_ productId: String) -> CatalogProduct? {
+        products.first { $0.productId == productId }
+    }
+
+    /// Problems that make the catalog unusable: duplicate ids, empty ids, non-positive grants.
+    public func validationProblems() -> [String] {
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for product in products {
+            if product.productId.isEmpty { problems.append("a product has an empty productId") }
+            if !seen.insert(product.productId).inserted {
+                problems.append("product \(product.productId) is listed twice")
+            }
+            for (item, amount) in product.grants where item.isEmpty || amount <= 0 {
+                problems.append("product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
+            }
+        }
+        return problems
+    }
+
+    /// The sample game's catalog, matching the emulator's sample store: coins and a potion
+    /// (consumables), a level pack (an entitlement), a VIP subscription and a season pass.
+    public static let sample = ProductCatalog(products: [
+        CatalogProduct(
+            productId: "coins100", type: .consumable, displayName: "100 Coins", price: 990, currency: "USD",
+            grants: ["coins": 100]),
+        CatalogProduct(
+            productId: "coins500", type: .consumable, displayName: "500 Coins", price: 3_990, currency: "USD",
+            grants: ["coins": 500]),
+        CatalogProduct(
+            productId: "potion", type: .consumable, displayName: "Healing Potion", price: 490, currency: "USD",
+            grants: ["potion": 1]),
+        CatalogProduct(
+            productId: "levelpack1", type: .nonConsumable, displayName: "Level Pack 1", price: 2_990, currency: "USD",
+            grants: ["levelpack1": 1]),
+        CatalogProduct(
+            productId: "vip.monthly", type: .autoRenewable, displayName: "VIP (monthly)", price: 4_990,
+            currency: "USD", grants: ["vip_days": 30]),
+        CatalogProduct(
+            productId: "seasonpass", type: .nonRenewing, displayName: "Season Pass", price: 9_990, currency: "USD",
+            grants: ["seasonpass": 1]),
+    ])
+}

@@ -1,0 +1,78 @@
+import AppStoreModel
+import Foundation
+
+extension ServerConfiguration {
+    /// The environment variables that override the file, and what each sets.
+    public static let environmentVariables: [(name: String, meaning: String)] = [
+        ("STOREKEEPER_BUNDLE_ID", "bundleId"),
+        ("STOREKEEPER_APP_APPLE_ID", "appAppleId"),
+        ("STOREKEEPER_DEPLOYMENT_ENVIRONMENT", "deploymentEnvironment (Production or Sandbox)"),
+        ("STOREKEEPER_ALLOWED_ENVIRONMENTS", "allowedEnvironments, comma-separated"),
+        ("STOREKEEPER_PLAYER_TOKEN_SECRET", "playerTokenSecret"),
+        ("STOREKEEPER_ADMIN_KEY", "adminKey"),
+        ("STOREKEEPER_WEBHOOK_URL", "webhook.url"),
+        ("STOREKEEPER_WEBHOOK_SECRET", "webhook.secret"),
+        ("STOREKEEPER_APPLE_API_BASE_URL", "appStoreServerAPI.baseURL"),
+        ("STOREKEEPER_APPLE_API_ISSUER_ID", "appStoreServerAPI.issuerId"),
+        ("STOREKEEPER_APPLE_API_KEY_ID", "appStoreServerAPI.keyId"),
+        ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
+    ]
+
+    /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
+    public func applyingEnvironment(_ environment: [String: String]) throws -> ServerConfiguration {
+        var configuration = self
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let bundleId = value("STOREKEEPER_BUNDLE_ID") { configuration.bundleId = bundleId }
+        if let text = value("STOREKEEPER_APP_APPLE_ID") {
+            guard let appAppleId = Int64(text) else {
+                throw ConfigurationError("STOREKEEPER_APP_APPLE_ID must be a number, not \(text)")
+            }
+            configuration.appAppleId = appAppleId
+        }
+        if let deployment = value("STOREKEEPER_DEPLOYMENT_ENVIRONMENT") {
+            configuration.deploymentEnvironment = AppStoreEnvironment(rawValue: deployment)
+        }
+        if let list = value("STOREKEEPER_ALLOWED_ENVIRONMENTS") {
+            configuration.allowedEnvironments = list.split(separator: ",").map {
+                AppStoreEnvironment(rawValue: $0.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if let secret = value("STOREKEEPER_PLAYER_TOKEN_SECRET") { configuration.playerTokenSecret = secret }
+        if let adminKey = value("STOREKEEPER_ADMIN_KEY") { configuration.adminKey = adminKey }
+        if let text = value("STOREKEEPER_WEBHOOK_URL") {
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw ConfigurationError("STOREKEEPER_WEBHOOK_URL must be an absolute URL")
+            }
+            configuration.webhook = WebhookSettings(url: url, secret: configuration.webhook?.secret)
+        }
+        if let secret = value("STOREKEEPER_WEBHOOK_SECRET") { configuration.webhook?.secret = secret }
+        try configuration.applyAppStoreServerAPIEnvironment(value)
+        return configuration
+    }
+
+    private mutating func applyAppStoreServerAPIEnvironment(_ value: (String) -> String?) throws {
+        let issuerId = value("STOREKEEPER_APPLE_API_ISSUER_ID")
+        let keyId = value("STOREKEEPER_APPLE_API_KEY_ID")
+        let keyFile = value("STOREKEEPER_APPLE_API_KEY_FILE")
+        let baseURL = value("STOREKEEPER_APPLE_API_BASE_URL")
+        guard issuerId != nil || keyId != nil || keyFile != nil || baseURL != nil else { return }
+        var settings =
+            appStoreServerAPI
+            ?? AppStoreServerAPISettings(baseURL: URL(string: "https://api.storekit.apple.com")!, issuerId: "", keyId: "")
+        if let issuerId { settings.issuerId = issuerId }
+        if let keyId { settings.keyId = keyId }
+        if let keyFile {
+            settings.privateKeyFile = keyFile
+            settings.privateKeyPEM = nil
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), url.scheme != nil else {
+                throw ConfigurationError("STOREKEEPER_APPLE_API_BASE_URL must be an absolute URL")
+            }
+            settings.baseURL = url
+        }
+        appStoreServerAPI = settings
+    }
+}

@@ -1,0 +1,168 @@
+import AppStoreModel
+import Foundation
+
+/// Everything `storekeeper serve` needs to know, read from a JSON file and overridden by
+/// `STOREKEEPER_*` environment variables (see ``ServerConfiguration/applyingEnvironment(_:)``).
+///
+/// Secrets (player-token secret, admin key, webhook secret, Apple API key) come only from
+/// here, never from source, and ``description`` never prints them.
+public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
+    /// The app's bundle id: signed data for any other app is refused.
+    public var bundleId: String
+    /// The app's Apple id, checked in notifications when set.
+    public var appAppleId: Int64?
+    /// What kind of deployment this is: `Production` flags sandbox purchases it accepts.
+    public var deploymentEnvironment: AppStoreEnvironment
+    /// The App Store environments whose purchases are delivered. Sandbox purchases in a
+    /// production deployment (App Review's) need `Sandbox` here and are flagged.
+    public var allowedEnvironments: [AppStoreEnvironment]
+    /// The HS256 secret the game's login server signs player tokens with.
+    public var playerTokenSecret: String?
+    /// The bearer key admin endpoints require.
+    public var adminKey: String?
+    /// What the game sells and what each product grants.
+    public var catalog: ProductCatalog
+    /// How long an order can be paid for, in seconds.
+    public var orderLifetimeSeconds: Double
+    /// The largest request body accepted, in bytes (receipts are the largest bodies).
+    public var maximumBodyBytes: Int
+    /// Apple's verifyReceipt as a second opinion or fallback for receipts.
+    public var verifyReceipt: VerifyReceiptSettings
+    /// The App Store Server API (notification history, Look Up Order ID, consumption).
+    public var appStoreServerAPI: AppStoreServerAPISettings?
+    /// Whether to answer `CONSUMPTION_REQUEST` with Send Consumption Information.
+    public var answerConsumptionRequests: Bool
+    /// How often the reconciler pulls notification history, in seconds; 0 turns it off.
+    public var reconcilerIntervalSeconds: Double
+    /// How far back the reconciler's first run looks, in seconds (Apple keeps 180 days).
+    public var reconcilerLookbackSeconds: Double
+    /// Where deliveries are posted for the game server, if anywhere.
+    public var webhook: WebhookSettings?
+
+    /// A configuration with safe defaults: sample catalog, production deployment accepting
+    /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
+    /// ``adminKey``).
+    public init(
+        bundleId: String = "com.example.game",
+        appAppleId: Int64? = nil,
+        deploymentEnvironment: AppStoreEnvironment = .production,
+        allowedEnvironments: [AppStoreEnvironment] = [.production],
+        playerTokenSecret: String? = nil,
+        adminKey: String? = nil,
+        catalog: ProductCatalog = .sample,
+        orderLifetimeSeconds: Double = 86_400,
+        maximumBodyBytes: Int = 1 << 20,
+        verifyReceipt: VerifyReceiptSettings = VerifyReceiptSettings(),
+        appStoreServerAPI: AppStoreServerAPISettings? = nil,
+        answerConsumptionRequests: Bool = false,
+        reconcilerIntervalSeconds: Double = 3_600,
+        reconcilerLookbackSeconds: Double = 7 * 86_400,
+        webhook: WebhookSettings? = nil
+    ) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.deploymentEnvironment = deploymentEnvironment
+        self.allowedEnvironments = allowedEnvironments
+        self.playerTokenSecret = playerTokenSecret
+        self.adminKey = adminKey
+        self.catalog = catalog
+        self.orderLifetimeSeconds = orderLifetimeSeconds
+        self.maximumBodyBytes = maximumBodyBytes
+        self.verifyReceipt = verifyReceipt
+        self.appStoreServerAPI = appStoreServerAPI
+        self.answerConsumptionRequests = answerConsumptionRequests
+        self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
+        self.reconcilerLookbackSeconds = reconcilerLookbackSeconds
+        self.webhook = webhook
+    }
+
+    /// Decodes a configuration file; absent keys keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ServerConfiguration()
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId) ?? defaults.bundleId
+        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        deploymentEnvironment =
+            try container.decodeIfPresent(AppStoreEnvironment.self, forKey: .deploymentEnvironment)
+            ?? defaults.deploymentEnvironment
+        allowedEnvironments =
+            try container.decodeIfPresent([AppStoreEnvironment].self, forKey: .allowedEnvironments)
+            ?? defaults.allowedEnvironments
+        playerTokenSecret = try container.decodeIfPresent(String.self, forKey: .playerTokenSecret)
+        adminKey = try container.decodeIfPresent(String.self, forKey: .adminKey)
+        catalog = try container.decodeIfPresent(ProductCatalog.self, forKey: .catalog) ?? defaults.catalog
+        orderLifetimeSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .orderLifetimeSeconds) ?? defaults.orderLifetimeSeconds
+        maximumBodyBytes =
+            try container.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? defaults.maximumBodyBytes
+        verifyReceipt =
+            try container.decodeIfPresent(VerifyReceiptSettings.self, forKey: .verifyReceipt) ?? defaults.verifyReceipt
+        appStoreServerAPI = try container.decodeIfPresent(AppStoreServerAPISettings.self, forKey: .appStoreServerAPI)
+        answerConsumptionRequests =
+            try container.decodeIfPresent(Bool.self, forKey: .answerConsumptionRequests)
+            ?? defaults.answerConsumptionRequests
+        reconcilerIntervalSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .reconcilerIntervalSeconds)
+            ?? defaults.reconcilerIntervalSeconds
+        reconcilerLookbackSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .reconcilerLookbackSeconds)
+            ?? defaults.reconcilerLookbackSeconds
+        webhook = try container.decodeIfPresent(WebhookSettings.self, forKey: .webhook)
+    }
+
+    /// Reads a JSON configuration file.
+    public static func load(from url: URL) throws -> ServerConfiguration {
+        let data = try Data(contentsOf: url)
+        do {
+            return try JSONDecoder().decode(ServerConfiguration.self, from: data)
+        } catch {
+            throw ConfigurationError("\(url.path) is not a valid configuration: \(error)")
+        }
+    }
+
+    /// Problems that stop the server from starting, each a sentence.
+    public func validationProblems() -> [String] {
+        var problems = catalog.validationProblems()
+        if bundleId.isEmpty { problems.append("bundleId is empty") }
+        if allowedEnvironments.isEmpty { problems.append("allowedEnvironments is empty: nothing could be delivered") }
+        if (playerTokenSecret ?? "").utf8.count < 12 {
+            problems.append("playerTokenSecret (STOREKEEPER_PLAYER_TOKEN_SECRET) must be set, at least 12 bytes")
+        }
+        if (adminKey ?? "").utf8.count < 12 {
+            problems.append("adminKey (STOREKEEPER_ADMIN_KEY) must be set, at least 12 bytes")
+        }
+        if maximumBodyBytes < 1_024 { problems.append("maximumBodyBytes must be at least 1024") }
+        if orderLifetimeSeconds <= 0 { problems.append("orderLifetimeSeconds must be positive") }
+        if verifyReceipt.mode != .off, verifyReceipt.productionURL == nil || verifyReceipt.sandboxURL == nil {
+            problems.append("verifyReceipt needs productionURL and sandboxURL")
+        }
+        if answerConsumptionRequests, appStoreServerAPI == nil {
+            problems.append("answerConsumptionRequests needs appStoreServerAPI")
+        }
+        if let webhook, (webhook.secret ?? "").isEmpty {
+            problems.append("webhook \(webhook.url) needs a secret to sign bodies with")
+        }
+        return problems
+    }
+
+    /// A summary without secrets, for the start-up log.
+    public var description: String {
+        let environments = allowedEnvironments.map(\.rawValue).joined(separator: ",")
+        return "bundleId=\(bundleId) deployment=\(deploymentEnvironment.rawValue) allowed=[\(environments)] "
+            + "products=\(catalog.products.count) verifyReceipt=\(verifyReceipt.mode.rawValue) "
+            + "serverAPI=\(appStoreServerAPI == nil ? "off" : "on") "
+            + "reconciler=\(reconcilerIntervalSeconds > 0 && appStoreServerAPI != nil ? "every \(Int(reconcilerIntervalSeconds))s" : "off") "
+            + "webhook=\(webhook == nil ? "off" : "on")"
+    }
+}
+
+/// A configuration the server cannot start with.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,48 @@
+import AppStoreAPI
+import AppStoreModel
+import AppStoreVerification
+import Ledger
+
+/// Support's tool for "I paid and got nothing": Apple's Look Up Order ID with the order id
+/// from the customer's email receipt, then delivery of every transaction it lists through
+/// the shared path (bound transactions go to their order's player; unbound ones to the
+/// player support names).
+struct OrderLookupDesk: Sendable {
+    let client: AppStoreServerAPIClient
+    let jwsVerifier: JWSVerifier
+    let deliverer: PurchaseDeliverer
+    let store: any LedgerStore
+
+    func lookUp(_ request: OrderLookupRequest) async throws -> OrderLookupAnswer {
+        let response: OrderLookupResponse
+        do {
+            response = try await client.lookUpOrderId(request.appleOrderId)
+        } catch {
+            throw ServerError.appleUnavailable("Look Up Order ID failed: \(error.kind.rawValue)")
+        }
+        var answers: [PurchaseAnswer] = []
+        for signed in response.signedTransactions ?? [] {
+            answers.append(await deliver(signed, playerId: request.playerId))
+        }
+        return OrderLookupAnswer(
+            appleOrderId: request.appleOrderId, status: response.status?.rawValue ?? 1, transactions: answers)
+    }
+
+    private func deliver(_ signedTransaction: String, playerId: String?) async -> PurchaseAnswer {
+        do {
+            let payload = try await jwsVerifier.verifyTransaction(signedTransaction)
+            guard let transaction = VerifiedTransaction(payload) else {
+                return PurchaseAnswer(.rejected("malformed_payload", "a transaction without id or product"))
+            }
+            let result = try await deliverer.deliver(
+                transaction, source: .adminLookup, claimant: .support(playerId: playerId))
+            return PurchaseAnswer(result, balances: try await store.wallet(playerId: result.purchase.playerId))
+        } catch let error as VerificationError {
+            return PurchaseAnswer(.rejected(error.code.rawValue, error.message))
+        } catch let refusal as DeliveryRefusal {
+            return PurchaseAnswer(refusal)
+        } catch {
+            return PurchaseAnswer(.pending("storage_unavailable", "\(error)"))
+        }
+    }
+}

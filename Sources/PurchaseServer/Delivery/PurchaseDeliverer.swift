@@ -1,0 +1,162 @@
+import AppStoreModel
+import Foundation
+import Ledger
+import Logging
+
+/// The one path every source takes to deliver a verified transaction: bind it to a player,
+/// apply the policy, and call the ledger's exactly-once ``LedgerStore/deliver(_:)``.
+///
+/// Binding: the transaction's `appAccountToken` finds the order, and the order's player
+/// receives the goods; a transaction without a usable token is bound by the order the
+/// reporting player names, or else goes to that player, flagged `unbound`. A claim on a
+/// transaction bound to (or already delivered to) another player is refused and recorded.
+struct PurchaseDeliverer: Sendable {
+    let store: any LedgerStore
+    let catalog: ProductCatalog
+    let deploymentEnvironment: AppStoreEnvironment
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Delivers `transaction` for `claimant`, or explains why not.
+    ///
+    /// - Throws: ``DeliveryRefusal`` (recorded in the history), or the ledger's error when
+    ///   the database failed (nothing was written; retry).
+    func deliver(
+        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant
+    ) async throws -> DeliveryResult {
+        do {
+            let result = try await bindAndDeliver(transaction, source: source, claimant: claimant)
+            metrics.recordDelivery(source: source, first: result.isFirstDelivery)
+            if result.isFirstDelivery {
+                logger.info(
+                    "delivered",
+                    metadata: [
+                        "transactionId": .string(transaction.transactionId), "source": .string(source.rawValue),
+                        "playerId": .string(result.purchase.playerId),
+                    ])
+            }
+            return result
+        } catch let refusal as DeliveryRefusal {
+            try await record(refusal, playerId: claimant.reportingPlayer, source: source)
+            throw refusal
+        }
+    }
+
+    /// Appends a refusal to the history and counts it; pending answers are not recorded.
+    func record(_ refusal: DeliveryRefusal, playerId: String?, source: DeliverySource) async throws {
+        metrics.recordRefusal(refusal)
+        guard refusal.kind == .rejected else { return }
+        logger.notice(
+            "purchase refused",
+            metadata: [
+                "reason": .string(refusal.reason), "transactionId": .string(refusal.transactionId ?? "-"),
+                "source": .string(source.rawValue),
+            ])
+        let type: HistoryEventType =
+            refusal.reason == HistoryEventType.transactionBelongsToOtherPlayer.rawValue
+            ? .transactionBelongsToOtherPlayer : .purchaseRejected
+        try await store.appendEvent(
+            HistoryEvent(
+                type: type, playerId: playerId, orderId: refusal.orderId, transactionId: refusal.transactionId,
+                detail: ["reason": refusal.reason, "message": refusal.message, "source": source.rawValue],
+                createdAt: Date()))
+    }
+
+    private func bindAndDeliver(
+        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant
+    ) async throws -> DeliveryResult {
+        let transactionId = transaction.transactionId
+        if transaction.revocationDate != nil {
+            throw DeliveryRefusal.rejected(
+                "transaction_revoked", "Apple refunded or revoked transaction \(transactionId)",
+                transactionId: transactionId)
+        }
+        guard let product = catalog.product(transaction.productId) else {
+            throw DeliveryRefusal.rejected(
+                "unknown_product", "product \(transaction.productId) is not in the catalog",
+                transactionId: transactionId)
+        }
+        if let existing = try await store.purchase(transactionId: transactionId) {
+            try checkClaim(on: existing, by: claimant)
+            return .alreadyDelivered(existing)
+        }
+
+        let binding = try await bind(transaction, claimant: claimant)
+        var flags = binding.flags
+        if deploymentEnvironment == .production, transaction.environment != .production {
+            flags.insert(PurchaseFlag.sandboxInProduction)
+        }
+        let delivery = Delivery(
+            transactionId: transactionId,
+            originalTransactionId: transaction.originalTransactionId,
+            playerId: binding.playerId,
+            orderId: binding.order?.orderId,
+            productId: transaction.productId,
+            quantity: transaction.quantity,
+            environment: transaction.environment,
+            source: source,
+            flags: flags,
+            grants: product.grants(quantity: transaction.quantity),
+            purchaseDate: transaction.purchaseDate
+        )
+        let result = try await store.deliver(delivery)
+        try checkClaim(on: result.purchase, by: claimant)
+        return result
+    }
+
+    /// Refuses a player's claim on a purchase delivered to someone else.
+    private func checkClaim(on purchase: Purchase, by claimant: DeliveryClaimant) throws(DeliveryRefusal) {
+        if let player = claimant.reportingPlayer, player != purchase.playerId {
+            throw .belongsToOtherPlayer(transactionId: purchase.transactionId, orderId: purchase.orderId)
+        }
+    }
+
+    private struct Binding {
+        var playerId: String
+        var order: Order?
+        var flags: Set<String> = []
+    }
+
+    /// Finds who receives the transaction.
+    private func bind(_ transaction: VerifiedTransaction, claimant: DeliveryClaimant) async throws -> Binding {
+        let transactionId = transaction.transactionId
+        if let token = transaction.appAccountToken, let order = try await store.order(appAccountToken: token) {
+            if let player = claimant.reportingPlayer, player != order.playerId {
+                throw DeliveryRefusal.belongsToOtherPlayer(transactionId: transactionId, orderId: order.orderId)
+            }
+            try checkProduct(transaction, matches: order)
+            return Binding(playerId: order.playerId, order: order)
+        }
+        switch claimant {
+        case .player(let playerId, let orderId?):
+            guard let order = try await store.order(id: orderId) else {
+                throw DeliveryRefusal.rejected(
+                    "unknown_order", "no order \(orderId)", status: .notFound, transactionId: transactionId)
+            }
+            guard order.playerId == playerId else {
+                throw DeliveryRefusal.rejected(
+                    "order_belongs_to_other_player", "order \(orderId) is another player's", status: .conflict,
+                    transactionId: transactionId, orderId: orderId)
+            }
+            try checkProduct(transaction, matches: order)
+            return Binding(playerId: playerId, order: order)
+        case .player(let playerId, nil):
+            return Binding(playerId: playerId, order: nil, flags: [PurchaseFlag.unbound])
+        case .support(let playerId?):
+            return Binding(playerId: playerId, order: nil, flags: [PurchaseFlag.unbound])
+        case .appStore, .support(nil):
+            throw DeliveryRefusal.pending(
+                "unbound_transaction",
+                "transaction \(transactionId) carries no known order binding; it is delivered when the player reports it",
+                transactionId: transactionId)
+        }
+    }
+
+    private func checkProduct(_ transaction: VerifiedTransaction, matches order: Order) throws(DeliveryRefusal) {
+        guard transaction.productId == order.productId else {
+            throw .rejected(
+                "product_mismatch", "order \(order.orderId) is for \(order.productId), not \(transaction.productId)",
+                transactionId: transaction.transactionId, orderId: order.orderId)
+        }
+    }
+}

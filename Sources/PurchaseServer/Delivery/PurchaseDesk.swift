@@ -1,0 +1,69 @@
+import AppStoreModel
+import Foundation
+import Ledger
+
+/// What a player's device asks of the server: orders before paying, reports after, and
+/// the wallet and order list to show.
+struct PurchaseDesk: Sendable {
+    let store: any LedgerStore
+    let catalog: ProductCatalog
+    let orderLifetime: TimeInterval
+    let verifier: TransactionVerifier
+    let deliverer: PurchaseDeliverer
+
+    /// Creates an order whose app account token binds the coming transaction to `playerId`.
+    func createOrder(playerId: String, _ request: CreateOrderRequest) async throws -> Order {
+        guard catalog.product(request.productId) != nil else { throw ServerError.unknownProduct(request.productId) }
+        let quantity = request.quantity ?? 1
+        guard (1...10).contains(quantity) else { throw ServerError.invalidRequest("quantity must be 1 to 10") }
+        let now = Date()
+        return try await store.createOrder(
+            Order(
+                orderId: UUID().uuidString.lowercased(),
+                playerId: playerId,
+                productId: request.productId,
+                quantity: quantity,
+                appAccountToken: UUID().uuidString.lowercased(),
+                createdAt: now,
+                expiresAt: now.addingTimeInterval(orderLifetime)
+            ))
+    }
+
+    /// Verifies and delivers what the device reports. Refusals are answers, not errors:
+    /// the caller maps them to their HTTP status.
+    func report(playerId: String, _ report: PurchaseReport) async throws -> (PurchaseAnswer, statusCode: Int) {
+        do {
+            let (transaction, source) = try await verify(report, playerId: playerId)
+            let result = try await deliverer.deliver(
+                transaction, source: source, claimant: .player(playerId, orderId: report.orderId))
+            let balances = try await store.wallet(playerId: playerId)
+            return (PurchaseAnswer(result, balances: balances), 200)
+        } catch let refusal as DeliveryRefusal {
+            var answer = PurchaseAnswer(refusal)
+            if answer.orderId == nil { answer.orderId = report.orderId }
+            return (answer, Int(refusal.status.code))
+        }
+    }
+
+    private func verify(
+        _ report: PurchaseReport, playerId: String
+    ) async throws -> (VerifiedTransaction, DeliverySource) {
+        do {
+            switch (report.signedTransaction, report.receipt, report.transactionId) {
+            case (let jws?, nil, _):
+                return (try await verifier.transaction(signedTransaction: jws), .clientSignedTransaction)
+            case (nil, let receipt?, let transactionId?):
+                return (
+                    try await verifier.transaction(receipt: receipt, transactionId: transactionId), .clientReceipt
+                )
+            default:
+                throw ServerError.invalidRequest(
+                    "send signedTransaction, or receipt with transactionId (and orderId to bind it)")
+            }
+        } catch let refusal as DeliveryRefusal {
+            let source: DeliverySource = report.signedTransaction != nil ? .clientSignedTransaction : .clientReceipt
+            try await deliverer.record(refusal, playerId: playerId, source: source)
+            throw refusal
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+import Logging
+
+/// Wraps every request: answers any error that is not already an HTTP answer with a JSON
+/// `internal_error` (500) or `storage_unavailable` (503) instead of an empty 500, logs it
+/// without the request body, and records the route's status and latency.
+struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            record(context, status: Int(error.status.code), since: start)
+            throw error
+        } catch {
+            logger.error(
+                "request failed", metadata: ["path": .string(request.uri.path), "error": .string("\(error)")])
+            let answer = ServerError("internal_error", "the server failed; retry later", status: .internalServerError)
+            record(context, status: 500, since: start)
+            return try answer.response(from: request, context: context)
+        }
+        record(context, status: Int(response.status.code), since: start)
+        return response
+    }
+
+    private func record(_ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        metrics.recordRequest(
+            route: context.endpointPath ?? "unmatched", status: status, duration: ContinuousClock.now - start)
+    }
+}

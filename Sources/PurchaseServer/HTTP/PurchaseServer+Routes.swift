@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import Ledger
+
+extension PurchaseServer {
+    /// Adds the HTTP API (docs/openapi.yaml) to `router`: `/healthz`, `/metrics`, the player
+    /// API and notification intake under `/v1`, and the admin API under `/v1/admin`.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("healthz") { _, _ -> Response in
+            do {
+                _ = try await self.store.checkpoint(Reconciler.checkpointName)
+                return APIResponse.json(["status": "ok", "database": "ok"])
+            } catch {
+                return APIResponse.json(["status": "degraded", "database": "unavailable"], status: .serviceUnavailable)
+            }
+        }
+        router.get("metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
+        }
+        let api = router.group("v1").add(middleware: APIMiddleware<Context>(metrics: metrics, logger: logger))
+        addPlayerRoutes(to: api)
+        addNotificationRoute(to: api)
+        addAdminRoutes(to: api.group("admin"))
+    }
+
+    private var bodyLimit: Int { configuration.maximumBodyBytes }
+
+    private func addPlayerRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
+        api.get("products") { _, _ -> Response in
+            APIResponse.json(self.configuration.catalog)
+        }
+        api.post("orders") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let body = try await APIResponse.decode(CreateOrderRequest.self, from: request, limit: self.bodyLimit)
+            let order = try await self.desk.createOrder(playerId: playerId, body)
+            return APIResponse.json(OrderBody(order), status: .created)
+        }
+        api.post("purchases") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let report = try await APIResponse.decode(PurchaseReport.self, from: request, limit: self.bodyLimit)
+            let (answer, status) = try await self.desk.report(playerId: playerId, report)
+            return APIResponse.json(answer, status: HTTPResponse.Status(code: status))
+        }
+        api.get("players/me/wallet") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            return APIResponse.json(WalletBody(playerId: playerId, balances: try await self.store.wallet(playerId: playerId)))
+        }
+        api.get("players/me/orders") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let orders = try await self.store.orders(playerId: playerId)
+            return APIResponse.json(OrderList(orders: orders.map(OrderBody.init)))
+        }
+        api.post("events") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let batch = try await APIResponse.decode(ClientEventBatch.self, from: request, limit: self.bodyLimit)
+            let events = try batch.clientEvents()
+            try await self.store.appendClientEvents(playerId: playerId, events: events)
+            return APIResponse.json(["accepted": events.count], status: .accepted)
+        }
+    }
+
+    private func addNotificationRoute<Context: RequestContext>(to api: RouterGroup<Context>) {
+        api.post("notifications/apple") { request, _ -> Response in
+            let body = try await APIResponse.decode(NotificationBody.self, from: request, limit: self.bodyLimit)
+            guard let signedPayload = body.signedPayload, !signedPayload.isEmpty else {
+                throw ServerError.invalidRequest("the body has no signedPayload")
+            }
+            let outcome = try await self.intake.receive(signedPayload: signedPayload, source: .notification)
+            return APIResponse.json(["status": outcome.rawValue])
+        }
+    }
+
+    private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
+        admin.get("players/:playerId/timeline") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let playerId = try context.parameters.require("playerId")
+            return APIResponse.json(TimelineBody(playerId: playerId, events: try await self.store.timeline(playerId: playerId)))
+        }
+        admin.get("transactions/:transactionId") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let transactionId = try context.parameters.require("transactionId")
+            let purchase = try await self.store.purchase(transactionId: transactionId)
+            let events = try await self.store.events(transactionId: transactionId)
+            guard purchase != nil || !events.isEmpty else { throw ServerError.notFound("transaction \(transactionId)") }
+            return APIResponse.json(TransactionBody(purchase: purchase, events: events))
+        }
+        admin.get("orders/:orderId") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let orderId = try context.parameters.require("orderId")
+            guard let order = try await self.store.order(id: orderId) else { throw ServerError.unknownOrder(orderId) }
+            var purchase: Purchase?
+            if let transactionId = order.fulfilledBy {
+                purchase = try await self.store.purchase(transactionId: transactionId)
+            }
+            return APIResponse.json(
+                AdminOrderBody(order: OrderBody(order), purchase: purchase, events: try await self.store.events(orderId: orderId)))
+        }
+        admin.post("grants") { request, _ -> Response in
+            try self.authenticator.requireAdmin(request)
+            let body = try await APIResponse.decode(ManualGrantRequest.self, from: request, limit: self.bodyLimit)
+            guard !body.playerId.isEmpty, !body.reason.isEmpty, !body.grants.isEmpty else {
+                throw ServerError.invalidRequest("playerId, grants and reason are required")
+            }
+            let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"
+            let posting: LedgerPosting
+            do {
+                posting = try await self.store.grantManually(
+                    playerId: body.playerId, grants: body.grants, reason: body.reason, actor: actor)
+            } catch let error as LedgerError {
+                guard case .invalidGrants(let reason) = error else { throw error }
+                throw ServerError.invalidRequest(reason)
+            }
+            return APIResponse.json(
+                ManualGrantAnswer(entries: posting.entries, balances: posting.balances, negativeBalances: posting.negativeBalances),
+                status: .created)
+        }
+        admin.post("lookup-order") { request, _ -> Response in
+            try self.authenticator.requireAdmin(request)
+            let body = try await APIResponse.decode(OrderLookupRequest.self, from: request, limit: self.bodyLimit)
+            guard let client = self.serverAPIClient else { throw ServerError.notConfigured("the App Store Server API") }
+            let desk = OrderLookupDesk(
+                client: client, jwsVerifier: self.intake.verifier, deliverer: self.deliverer, store: self.store)
+            return APIResponse.json(try await desk.lookUp(body))
+        }
+    }
+}
+
+/// Apple's notification body (`responseBodyV2`).
+private struct NotificationBody: Decodable {
+    var signedPayload: String?
+}

@@ -1,0 +1,103 @@
+import AppStoreModel
+import AppStoreVerification
+import Foundation
+import Ledger
+import Logging
+
+/// Takes App Store Server Notifications V2, from Apple's POSTs and from the reconciler's
+/// reading of notification history, through one path: verify the signature, record the
+/// notification durably (idempotent on `notificationUUID`), then act on it.
+///
+/// A notification recorded but not processed (the server stopped in between, or the
+/// database failed) is processed again when Apple retries or the reconciler finds it: every
+/// action is idempotent.
+struct NotificationIntake: Sendable {
+    let store: any LedgerStore
+    let verifier: JWSVerifier
+    let deliverer: PurchaseDeliverer
+    let consumption: ConsumptionResponder?
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// What the intake did with a notification.
+    enum Outcome: String, Codable, Sendable {
+        /// Recorded and acted on now.
+        case processed
+        /// Seen and processed before; nothing changed.
+        case duplicate
+    }
+
+    /// Verifies, records and processes one signed notification.
+    ///
+    /// - Throws: ``ServerError`` `422` with the verification code for data that does not
+    ///   verify; the ledger's error when the database failed (answer 5xx: Apple retries).
+    func receive(signedPayload: String, source: DeliverySource) async throws -> Outcome {
+        let verified: VerifiedNotification
+        do {
+            verified = try await verifier.verifyNotification(signedPayload)
+        } catch {
+            metrics.recordRefusal(.rejected(error.code.rawValue, error.message))
+            throw ServerError(error.code.rawValue, error.message, status: .unprocessableContent)
+        }
+        let notification = verified.notification
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            throw ServerError("malformed_payload", "the notification has no notificationUUID", status: .unprocessableContent)
+        }
+        let type = notification.notificationType?.rawValue ?? "UNKNOWN"
+        let isNew = try await store.recordNotification(
+            notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
+            transactionId: verified.transaction?.transactionId, receivedAt: Date())
+        if !isNew, try await store.notification(uuid: uuid)?.processedAt != nil {
+            metrics.recordNotification(type: type, duplicate: true)
+            return .duplicate
+        }
+        metrics.recordNotification(type: type, duplicate: false)
+        try await process(verified, source: source)
+        try await store.markNotificationProcessed(uuid)
+        return .processed
+    }
+
+    private func process(_ verified: VerifiedNotification, source: DeliverySource) async throws {
+        guard let type = verified.notification.notificationType, let payload = verified.transaction,
+            let transaction = VerifiedTransaction(payload)
+        else { return }
+        switch type {
+        case .oneTimeCharge, .subscribed, .didRenew:
+            try await deliver(transaction, source: source)
+        case .refund, .revoke:
+            let reason = payload.revocationReason.map { "revocation reason \($0.rawValue)" } ?? type.rawValue
+            if case .reversed(let purchase, let posting) = try await store.reverse(
+                transactionId: transaction.transactionId, reason: reason),
+                posting.hasNegativeBalance
+            {
+                logger.notice(
+                    "refund left a negative balance",
+                    metadata: ["transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId)])
+            }
+        case .refundReversed:
+            if case .unknownTransaction = try await store.regrant(transactionId: transaction.transactionId) {
+                try await deliver(transaction, source: source)
+            }
+        case .consumptionRequest:
+            try await consumption?.answer(
+                transactionId: transaction.transactionId, appAccountToken: transaction.appAccountToken)
+        default:
+            return
+        }
+    }
+
+    /// Delivers through the shared path; refusals are recorded there and end processing
+    /// (Apple sending the notification again would not change them).
+    private func deliver(_ transaction: VerifiedTransaction, source: DeliverySource) async throws {
+        do {
+            _ = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
+        } catch let refusal as DeliveryRefusal {
+            guard refusal.kind == .pending else { return }
+            try await store.appendEvent(
+                HistoryEvent(
+                    type: "awaiting_report", transactionId: transaction.transactionId,
+                    detail: ["reason": refusal.reason, "productId": transaction.productId, "source": source.rawValue],
+                    createdAt: Date()))
+        }
+    }
+}

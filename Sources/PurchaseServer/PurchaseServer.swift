@@ -1,0 +1,146 @@
+import AppStoreAPI
+import AppStoreModel
+import AppStoreSigning
+import AppStoreVerification
+import Foundation
+import Hummingbird
+import Ledger
+import Logging
+import ServiceLifecycle
+
+/// The game's purchase backend: orders, verification, exactly-once delivery, App Store
+/// Server Notifications, the reconciler and the webhook outbox, on a ``LedgerStore``.
+///
+/// Add its routes to a Hummingbird router with ``addRoutes(to:)`` and run
+/// ``backgroundServices`` beside the HTTP server. Any number of instances may share one
+/// PostgreSQL database: exactly-once is decided by the database.
+public struct PurchaseServer: Sendable {
+    /// The configuration it runs with.
+    public let configuration: ServerConfiguration
+    /// Its metrics.
+    public let metrics: ServerMetrics
+
+    let store: any LedgerStore
+    let authenticator: RequestAuthenticator
+    let desk: PurchaseDesk
+    let intake: NotificationIntake
+    let deliverer: PurchaseDeliverer
+    let serverAPIClient: AppStoreServerAPIClient?
+    let outboxWorker: OutboxWorker?
+    let logger: Logger
+
+    /// Creates a server.
+    ///
+    /// - Parameters:
+    ///   - configuration: what to sell, secrets, Apple endpoints; must pass
+    ///     ``ServerConfiguration/validationProblems()``.
+    ///   - store: the migrated ledger.
+    ///   - trustRoots: the roots signed data must chain to. Apple's, always, except for an
+    ///     explicit test setup (`serve --dev`, the tests) that trusts an emulator's roots.
+    ///   - httpTransport: how Apple (verifyReceipt, the Server API) and the webhook are reached.
+    ///   - metrics: where to count.
+    ///   - logger: where to log; receipts, tokens and keys are never logged.
+    public init(
+        configuration: ServerConfiguration,
+        store: any LedgerStore,
+        trustRoots: TrustRoots = .apple,
+        httpTransport: any HTTPTransport = AsyncHTTPClientTransport(),
+        metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "storekeeper")
+    ) throws {
+        let problems = configuration.validationProblems()
+        guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "; ")) }
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        self.authenticator = RequestAuthenticator(
+            playerTokenSecret: configuration.playerTokenSecret ?? "", adminKey: configuration.adminKey ?? "")
+
+        let allowed = Set(configuration.allowedEnvironments)
+        let policy = VerificationPolicy(bundleId: configuration.bundleId, environments: allowed)
+        let jwsVerifier = JWSVerifier(roots: trustRoots, policy: policy)
+        let verifyReceipt = configuration.verifyReceipt
+        let verifier = TransactionVerifier(
+            jwsVerifier: jwsVerifier,
+            receiptVerifier: ReceiptVerifier(roots: trustRoots, policy: policy),
+            verifyReceiptClient: verifyReceipt.mode == .off
+                ? nil
+                : VerifyReceiptClient(
+                    productionBaseURL: verifyReceipt.productionURL ?? VerifyReceiptClient.defaultProductionBaseURL,
+                    sandboxBaseURL: verifyReceipt.sandboxURL ?? VerifyReceiptClient.defaultSandboxBaseURL,
+                    sharedSecret: verifyReceipt.sharedSecret, transport: httpTransport),
+            verifyReceiptMode: verifyReceipt.mode,
+            bundleId: configuration.bundleId,
+            allowedEnvironments: allowed)
+        let deliverer = PurchaseDeliverer(
+            store: store, catalog: configuration.catalog, deploymentEnvironment: configuration.deploymentEnvironment,
+            metrics: metrics, logger: logger)
+        self.deliverer = deliverer
+        self.desk = PurchaseDesk(
+            store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
+            verifier: verifier, deliverer: deliverer)
+
+        let serverAPIClient = try configuration.appStoreServerAPI.map { settings in
+            AppStoreServerAPIClient(
+                baseURL: settings.baseURL,
+                key: try AppStoreServerAPIKey(
+                    issuerId: settings.issuerId, keyId: settings.keyId, bundleId: configuration.bundleId,
+                    privateKeyPEM: settings.resolvedPEM()),
+                transport: httpTransport)
+        }
+        self.serverAPIClient = serverAPIClient
+        let notificationPolicy = VerificationPolicy(
+            bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)
+        self.intake = NotificationIntake(
+            store: store,
+            verifier: JWSVerifier(roots: trustRoots, policy: notificationPolicy),
+            deliverer: deliverer,
+            consumption: configuration.answerConsumptionRequests
+                ? serverAPIClient.map { ConsumptionResponder(client: $0, store: store) } : nil,
+            metrics: metrics, logger: logger)
+        self.outboxWorker = configuration.webhook.map { webhook in
+            OutboxWorker(
+                store: store, webhook: webhook, transport: httpTransport, metrics: metrics, logger: logger)
+        }
+    }
+
+    /// The reconciler, when the App Store Server API is configured.
+    public var reconciler: Reconciler? {
+        serverAPIClient.map {
+            Reconciler(client: $0, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds)
+        }
+    }
+
+    /// Posts every due webhook message once (the outbox worker's pass); returns how many
+    /// the game server acknowledged, or 0 without a webhook.
+    public func postDueDeliveries(now: Date = Date()) async throws -> Int {
+        try await outboxWorker?.runOnce(now: now).acknowledged ?? 0
+    }
+
+    /// The jobs to run beside the HTTP server: the reconciler on its schedule (when the
+    /// Server API is configured) and the outbox worker (when a webhook is).
+    public var backgroundServices: [any Service] {
+        var services: [any Service] = []
+        if let reconciler, configuration.reconcilerIntervalSeconds > 0 {
+            let logger = logger
+            services.append(
+                PeriodicWork(
+                    name: "reconciler", interval: .seconds(configuration.reconcilerIntervalSeconds), logger: logger
+                ) {
+                    let report = try await reconciler.run()
+                    if report.processed > 0 {
+                        logger.notice("reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
+                    }
+                    return false
+                })
+        }
+        if let outboxWorker {
+            services.append(
+                PeriodicWork(name: "outbox", interval: .seconds(1), logger: logger) {
+                    try await outboxWorker.runOnce().full
+                })
+        }
+        return services
+    }
+}
