@@ -103,6 +103,7 @@ let package = Package(
                 "AppStoreModel",
                 "PurchaseServer",
                 "Ledger",
+                .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
                 "AppStoreSigning",
                 "AppStoreEmulator",

@@ -10,7 +10,10 @@ struct StoreKeeperCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storekeeper",
         abstract: "In-App Purchases that never lose an order.",
-        subcommands: [ReceiptCommand.self, JWSCommand.self, EmulatorCommand.self, BenchCommand.self]
+        subcommands: [
+            ServeCommand.self, ReconcileCommand.self, TokenCommand.self, EmulatorCommand.self, ReceiptCommand.self,
+            JWSCommand.self, BenchCommand.self,
+        ]
     )
 
     /// Runs the command line with StoreKeeper's exit statuses.

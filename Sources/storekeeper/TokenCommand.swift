@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import PurchaseServer
+
+/// `storekeeper token`: a player token, as the game's login server would issue one.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print an HS256 player token (for curl, load tests and --dev)."
+    )
+
+    @Option(help: "The player id (the token's sub).")
+    var player: String
+
+    @Option(help: "The shared secret; STOREKEEPER_PLAYER_TOKEN_SECRET, else dev-player-secret.")
+    var secret: String?
+
+    @Option(help: "Lifetime in seconds.")
+    var lifetime: Double = 3_600
+
+    func run() async throws {
+        let secret =
+            secret ?? ProcessInfo.processInfo.environment["STOREKEEPER_PLAYER_TOKEN_SECRET"] ?? "dev-player-secret"
+        print(PlayerTokenVerifier.issue(playerId: player, secret: secret, lifetime: lifetime))
+    }
+}
