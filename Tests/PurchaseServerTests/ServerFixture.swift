@@ -79,9 +79,10 @@ final class ServerFixture: Sendable {
         get async { "http://127.0.0.1:\(await state.port)" }
     }
 
-    /// Stops the server and starts a new one on the same database and emulator.
-    func restart() async throws {
+    /// Stops the server and starts a new one on the same database, emulator and port.
+    func restart(downtime: Duration = .zero) async throws {
         try await stopServer()
+        try await Task.sleep(for: downtime)
         try await start(notifications: true)
     }
 
@@ -121,7 +122,7 @@ final class ServerFixture: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            configuration: .init(address: .hostname("127.0.0.1", port: await state.port)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
@@ -153,7 +154,8 @@ final class ServerFixture: Sendable {
 
     /// Sends a request; `credential` is a bearer token (player token or admin key).
     func send(
-        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil
+        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil,
+        timeout: Duration = .seconds(30)
     ) async throws -> HTTPAnswer {
         var request = HTTPClientRequest(url: await baseURL + path)
         request.method = .init(rawValue: method.rawValue)
@@ -162,7 +164,7 @@ final class ServerFixture: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout.components.seconds))
         let bytes = try await response.body.collect(upTo: 16 << 20)
         return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
     }
