@@ -6,7 +6,7 @@ import PostgresNIO
 /// transaction, and races are decided by the database (unique constraints,
 /// `INSERT … ON CONFLICT`, conditional updates, `FOR UPDATE SKIP LOCKED`), never by
 /// locks in this process.
-public final class PostgresLedgerStore: LedgerStore {
+public final class PostgresLedgerStore: SQLLedgerStore {
     /// The connection pool.
     public let client: PostgresClient
     /// Where queries log (PostgresNIO logs at debug and trace level).
@@ -64,6 +64,8 @@ public final class PostgresLedgerStore: LedgerStore {
     /// The current time at the ledger's resolution.
     var now: Date { clock().ledgerNormalized }
 
+    var dialect: LedgerSQL.Dialect { .postgres }
+
     /// Stops the pool, if the store started it.
     public func close() async throws {
         guard let runTask else { return }
@@ -113,15 +115,6 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
-    public func appliedMigrations() async throws -> [Int64] {
-        try await onConnection { connection in
-            try await connection.rows(
-                LedgerStatement("SELECT version FROM schema_migrations ORDER BY version"),
-                logger: self.logger
-            ).map { try $0.requiredInteger("version") }
-        }
-    }
-
     /// Runs `body` in one transaction on one pooled connection: committed when it returns,
     /// rolled back when it throws. A transaction the server aborts as a serialization
     /// failure or deadlock is run again (a few times).
@@ -165,5 +158,18 @@ public final class PostgresLedgerStore: LedgerStore {
         } catch let error as PSQLError {
             throw error.ledgerError
         }
+    }
+
+    func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await onConnection { connection in try await connection.perform(operation, logger: self.logger) }
+    }
+
+    func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await transaction { connection in try await connection.perform(operation, logger: self.logger) }
+    }
+
+    /// Runs the statement on a pooled connection like ``read(_:)``: it commits by itself.
+    func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await read(operation)
     }
 }

@@ -53,14 +53,21 @@ extension PostgresConnection {
         try await query(statement.postgresQuery, logger: logger).collect().map { $0.makeRandomAccess() }
     }
 
-    /// Runs a statement and returns its first row.
-    func row(_ statement: LedgerStatement, logger: Logger) async throws -> PostgresRandomAccessRow? {
-        try await rows(statement, logger: logger).first
-    }
-
     /// Runs a statement, discarding any rows.
     func run(_ statement: LedgerStatement, logger: Logger) async throws {
         _ = try await query(statement.postgresQuery, logger: logger).collect()
+    }
+
+    /// Runs an operation's statements one after the other, in the caller's transaction (if
+    /// any).
+    func perform<Value>(_ operation: LedgerOperation<Value>, logger: Logger) async throws -> Value {
+        var operation = operation
+        while true {
+            switch operation {
+            case .finished(let result): return try result.get()
+            case .statement(let statement, let next): operation = try next(try await rows(statement, logger: logger))
+            }
+        }
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 
 extension Order {
     /// Reads an order from a row with ``LedgerSQL/orderColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             orderId: try row.requiredText("order_id"),
             playerId: try row.requiredText("player_id"),
@@ -20,7 +20,7 @@ extension Order {
 
 extension Purchase {
     /// Reads a purchase from a row with ``LedgerSQL/purchaseColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             transactionId: try row.requiredText("transaction_id"),
             originalTransactionId: try row.requiredText("original_transaction_id"),
@@ -43,7 +43,7 @@ extension Purchase {
 
 extension LedgerEntry {
     /// Reads a ledger entry from a row with ``LedgerSQL/entryColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             id: try row.requiredInteger("id"),
             playerId: try row.requiredText("player_id"),
@@ -61,7 +61,7 @@ extension LedgerEntry {
 
 extension HistoryEvent {
     /// Reads an event from a row with ``LedgerSQL/eventColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             id: try row.requiredInteger("id"),
             type: HistoryEventType(rawValue: try row.requiredText("type")),
@@ -77,7 +77,7 @@ extension HistoryEvent {
 
 extension NotificationRecord {
     /// Reads a notification from a row with ``LedgerSQL/notificationColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             notificationUUID: try row.requiredText("notification_uuid"),
             type: try row.requiredText("notification_type"),
@@ -91,7 +91,7 @@ extension NotificationRecord {
 
 extension OutboxMessage {
     /// Reads an outbox message from a row with ``LedgerSQL/outboxColumns``.
-    init(row: some LedgerRow) throws {
+    init(row: any LedgerRow) throws {
         self.init(
             id: try row.requiredInteger("id"),
             idempotencyKey: try row.requiredText("idempotency_key"),

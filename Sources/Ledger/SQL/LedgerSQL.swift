@@ -1,8 +1,8 @@
 import Foundation
 
-/// The statements both stores run. Each store supplies the control flow (one database
-/// transaction per operation); the SQL is written once, in the dialect SQLite and
-/// PostgreSQL share (`INSERT … ON CONFLICT`, `RETURNING`).
+/// The statements both stores run, written once in the dialect SQLite and PostgreSQL share
+/// (`INSERT … ON CONFLICT`, `RETURNING`). ``LedgerWrites`` and ``SQLLedgerStore`` put them
+/// together into operations.
 enum LedgerSQL {
     /// Which database a statement is for, where the SQL differs.
     enum Dialect: Sendable {
@@ -27,6 +27,10 @@ enum LedgerSQL {
         """
     static let notificationColumns =
         "notification_uuid, notification_type, subtype, transaction_id, received_at, processed_at"
+
+    // MARK: Migrations
+
+    static let appliedMigrations = LedgerStatement("SELECT version FROM schema_migrations ORDER BY version")
 
     // MARK: Orders
 
@@ -308,13 +312,7 @@ enum LedgerSQL {
     // MARK: Notifications
 
     /// Records a notification unless its UUID is known; a row only when recorded.
-    static func insertNotification(
-        uuid: String,
-        type: String,
-        subtype: String?,
-        transactionId: String?,
-        receivedAt: Date
-    ) -> LedgerStatement {
+    static func insertNotification(_ notification: NotificationRecord) -> LedgerStatement {
         LedgerStatement(
             """
             INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, received_at)
@@ -322,21 +320,19 @@ enum LedgerSQL {
             ON CONFLICT (notification_uuid) DO NOTHING
             RETURNING notification_uuid
             """,
-            [.text(uuid), .text(type), .optional(subtype), .optional(transactionId), .timestamp(receivedAt)]
+            [
+                .text(notification.notificationUUID), .text(notification.type), .optional(notification.subtype),
+                .optional(notification.transactionId), .timestamp(notification.receivedAt),
+            ]
         )
     }
 
     /// The history event for a new notification, attributed to the transaction's player
     /// when the transaction was already delivered.
-    static func insertNotificationEvent(
-        uuid: String,
-        type: String,
-        subtype: String?,
-        transactionId: String?,
-        receivedAt: Date
-    ) throws -> LedgerStatement {
-        var detail = ["notificationUUID": uuid, "notificationType": type]
-        detail["subtype"] = subtype
+    static func insertNotificationEvent(_ notification: NotificationRecord) throws -> LedgerStatement {
+        var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
+        detail["subtype"] = notification.subtype
+        let transactionId = SQLArgument.optional(notification.transactionId)
         return LedgerStatement(
             """
             INSERT INTO history_events (type, player_id, order_id, transaction_id, detail, created_at)
@@ -344,9 +340,8 @@ enum LedgerSQL {
                     (SELECT order_id FROM purchases WHERE transaction_id = ?), ?, ?, ?)
             """,
             [
-                .text(HistoryEventType.notificationReceived.rawValue), .optional(transactionId),
-                .optional(transactionId), .optional(transactionId), .text(try LedgerJSON.text(detail)),
-                .timestamp(receivedAt),
+                .text(HistoryEventType.notificationReceived.rawValue), transactionId, transactionId, transactionId,
+                .text(try LedgerJSON.text(detail)), .timestamp(notification.receivedAt),
             ]
         )
     }

@@ -44,14 +44,20 @@ extension Database {
         return try Row.fetchAll(prepared, arguments: StatementArguments(statement.arguments.map(\.sqliteValue)))
     }
 
-    /// Runs a statement and returns its first row.
-    func row(_ statement: LedgerStatement) throws -> Row? {
-        try rows(statement).first
-    }
-
     /// Runs a statement that returns no rows.
     func run(_ statement: LedgerStatement) throws {
         let prepared = try cachedStatement(sql: statement.sql)
         try prepared.execute(arguments: StatementArguments(statement.arguments.map(\.sqliteValue)))
+    }
+
+    /// Runs an operation's statements one after the other, in the caller's transaction.
+    func perform<Value>(_ operation: LedgerOperation<Value>) throws -> Value {
+        var operation = operation
+        while true {
+            switch operation {
+            case .finished(let result): return try result.get()
+            case .statement(let statement, let next): operation = try next(try rows(statement))
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// One writer at a time: every operation is one `BEGIN IMMEDIATE` transaction, so
 /// concurrent calls (also from other processes opening the same file) are serialized by
 /// SQLite and waited for up to the busy timeout.
-public final class SQLiteLedgerStore: LedgerStore {
+public final class SQLiteLedgerStore: SQLLedgerStore {
     /// The database connection(s).
     let writer: any DatabaseWriter
     /// How long a message handed out by ``dueOutboxMessages(now:limit:)`` stays claimed.
@@ -58,6 +58,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// The current time at the ledger's resolution.
     var now: Date { clock().ledgerNormalized }
 
+    var dialect: LedgerSQL.Dialect { .sqlite }
+
     public func migrate() async throws {
         let applied = Date()
         try await writer.write { db in
@@ -89,10 +91,15 @@ public final class SQLiteLedgerStore: LedgerStore {
         try writer.close()
     }
 
-    /// The schema versions applied to this database.
-    public func appliedMigrations() async throws -> [Int64] {
-        try await writer.read { db in
-            try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations ORDER BY version")
-        }
+    func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await writer.read { db in try db.perform(operation) }
+    }
+
+    func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await writer.write { db in try db.perform(operation) }
+    }
+
+    func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await write(operation)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+extension SQLLedgerStore {
+    public func createOrder(_ order: Order) async throws -> Order {
+        try await write(LedgerWrites.createOrder(LedgerRules.normalized(order)))
+    }
+
+    public func deliver(_ delivery: Delivery) async throws -> DeliveryResult {
+        try LedgerRules.validate(delivery)
+        var delivery = delivery
+        delivery.purchaseDate = delivery.purchaseDate.ledgerNormalized
+        return try await write(try LedgerWrites.deliver(delivery, at: now))
+    }
+
+    public func reverse(transactionId: String, reason: String) async throws -> ReversalResult {
+        let now = self.now
+        let refund = PurchaseStatusTransition.refund(transactionId: transactionId, reason: reason, at: now)
+        return ReversalResult(try await write(LedgerWrites.apply(refund, to: transactionId, at: now)))
+    }
+
+    public func regrant(transactionId: String) async throws -> RegrantResult {
+        let regrant = PurchaseStatusTransition.regrant(transactionId: transactionId)
+        return RegrantResult(try await write(LedgerWrites.apply(regrant, to: transactionId, at: now)))
+    }
+
+    public func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws
+        -> LedgerPosting
+    {
+        try LedgerRules.validateManualGrants(grants)
+        return try await write(
+            LedgerWrites.grantManually(playerId: playerId, grants: grants, reason: reason, actor: actor, at: now)
+        )
+    }
+}
