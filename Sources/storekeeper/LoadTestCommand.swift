@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import PurchaseServer
+
+/// `storekeeper loadtest`: drives the whole purchase path against a running
+/// `storekeeper serve --dev` and reports deliveries per second, latencies and errors.
+struct LoadTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadtest",
+        abstract: "Load-test a `serve --dev` server: order, charge on the emulator, report, repeatedly.",
+        discussion: """
+            Each of --concurrency workers loops until --seconds pass: POST /v1/orders as one of \
+            --players players, POST /emulator/v1/devices/{device}/purchases with the order's \
+            appAccountToken (one device per worker), POST /v1/purchases with the signed \
+            transaction, then finishes the transaction on the device. A report answered \
+            delivered or already_delivered is a delivery; anything else is an error, counted \
+            by kind. Exit status 0 when there were no errors, 1 otherwise.
+            """
+    )
+
+    @Option(help: "The server's base URL (its --dev emulator answers on the same port).")
+    var url: String = "http://127.0.0.1:8080"
+
+    @Option(help: "Concurrent workers, each on its own connection and device.")
+    var concurrency: Int = 8
+
+    @Option(help: "How long to start new purchases, in seconds.")
+    var seconds: Double = 10
+
+    @Option(help: "The server's player token secret.")
+    var playerSecret: String = "dev-player-secret"
+
+    @Option(help: "The product to buy (a consumable of the emulator's catalog).")
+    var product: String = "coins100"
+
+    @Option(help: "Distinct players, shared round-robin by the workers (default: one per worker).")
+    var players: Int?
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        guard (players ?? 1) > 0 else { throw ValidationError("--players must be positive") }
+        guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
+        else { throw ValidationError("--url must be an http(s) URL, e.g. http://127.0.0.1:8080") }
+    }
+
+    func run() async throws {
+        let baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let playerCount = players ?? concurrency
+        let tokens = (0..<playerCount).map {
+            PlayerTokenVerifier.issue(playerId: "loadtest-\($0)", secret: playerSecret, lifetime: seconds + 3_600)
+        }
+        // Fresh devices each run: a device's receipt lists what it bought.
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let client = LoadTestClient(baseURL: baseURL, connections: concurrency)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .milliseconds(Int(seconds * 1_000)))
+        let tally = await withTaskGroup(of: LoadTestTally.self) { group in
+            for index in 0..<concurrency {
+                let worker = LoadTestWorker(
+                    client: client, token: tokens[index % playerCount], deviceId: "loadtest-\(run)-\(index)",
+                    productId: product, deadline: deadline)
+                group.addTask { await worker.run() }
+            }
+            var total = LoadTestTally()
+            for await tally in group { total.merge(tally) }
+            return total
+        }
+        let elapsed = clock.now - start
+        try await client.shutdown()
+
+        let report = LoadTestReport(
+            tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency, players: playerCount)
+        print(json ? try report.json() : report.text)
+        if report.errors > 0 { throw ExitCode.rejected }
+    }
+}
