@@ -75,7 +75,7 @@ struct NotificationPathTests {
         let order = try await fixture.order("alice")
         let transactionId = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
         try await fixture.eventually("delivery") { try await fixture.wallet("alice") == ["coins": 100] }
-        try await fixture.store.grantManually(playerId: "alice", grants: ["coins": -80], reason: "spent", actor: "game")
+        _ = try await fixture.store.grantManually(playerId: "alice", grants: ["coins": -80], reason: "spent", actor: "game")
 
         try await fixture.emulator.refund(transactionId: transactionId)
         try await fixture.eventually("the refund") { try await fixture.wallet("alice") == ["coins": -80] }
@@ -135,7 +135,7 @@ struct NotificationPathTests {
         let order = try await fixture.order("alice")
         let transactionId = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
         let signed = try #require(
-            try await fixture.emulator.notifications().last { $0.transactionId == transactionId }?.signedPayload)
+            await fixture.emulator.notifications().last { $0.transactionId == transactionId }?.signedPayload)
         var parts = signed.split(separator: ".").map(String.init)
         parts[2] = String(parts[2].reversed())
         let forged = try await fixture.send(
