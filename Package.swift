@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
+        .library(name: "StoreKeeperDev", targets: ["StoreKeeperDev"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -97,11 +98,26 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "StoreKeeperDev",
+            dependencies: [
+                "AppStoreAPI",
+                "AppStoreEmulator",
+                "AppStoreModel",
+                "AppStoreVerification",
+                "Ledger",
+                "PurchaseServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
                 "AppStoreModel",
                 "PurchaseServer",
+                "StoreKeeperDev",
                 "Ledger",
                 .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
@@ -168,6 +184,7 @@ let package = Package(
             name: "PurchaseServerTests",
             dependencies: [
                 "PurchaseServer",
+                "StoreKeeperDev",
                 "Ledger",
                 "AppStoreEmulator",
                 "AppStoreModel",

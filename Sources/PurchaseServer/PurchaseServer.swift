@@ -130,7 +130,8 @@ public struct PurchaseServer: Sendable {
                 ) {
                     let report = try await reconciler.run()
                     if report.processed > 0 {
-                        logger.notice("reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
+                        logger.notice(
+                            "reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
                     }
                     return false
                 })

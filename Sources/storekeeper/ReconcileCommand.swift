@@ -8,7 +8,7 @@ struct ReconcileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconcile",
         abstract: "Read Apple's notification history since the last checkpoint and deliver what was missed.",
-        discussion: "With --dev, reads the history of a running `storekeeper serve --dev` on --port."
+        discussion: "Uses the same configuration as `serve` (the App Store Server API key must be set)."
     )
 
     @OptionGroup var options: ServerOptions
@@ -17,28 +17,23 @@ struct ReconcileCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let emulator = try await options.makeDevEmulator()
-        let configuration: ServerConfiguration
-        do {
-            configuration = try options.configuration(emulator: emulator)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
-        await emulator?.shutdown()
+        let configuration = try options.configuration()
         let store = try await options.openStore()
-        defer { Task { try? await store.close() } }
-        let server: PurchaseServer
+        let report: Reconciler.Report
         do {
-            server = try PurchaseServer(
-                configuration: configuration, store: store, trustRoots: options.trustRoots(emulator: emulator),
-                logger: Logger(label: "storekeeper"))
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
+            let server = try PurchaseServer(
+                configuration: configuration, store: store, logger: Logger(label: "storekeeper"))
+            guard let reconciler = server.reconciler else {
+                throw ValidationError(
+                    "the App Store Server API is not configured (appStoreServerAPI or STOREKEEPER_APPLE_API_*)")
+            }
+            report = try await reconciler.run()
+            try await store.close()
+        } catch {
+            try? await store.close()
+            if let error = error as? ConfigurationError { throw ValidationError(error.description) }
+            throw error
         }
-        guard let reconciler = server.reconciler else {
-            throw ValidationError("the App Store Server API is not configured (appStoreServerAPI or STOREKEEPER_APPLE_API_*)")
-        }
-        let report = try await reconciler.run()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -1,10 +1,9 @@
-import AppStoreEmulator
 import ArgumentParser
 import Foundation
 import Hummingbird
-import Ledger
 import Logging
 import PurchaseServer
+import StoreKeeperDev
 
 /// `storekeeper serve`: the purchase server.
 struct ServeCommand: AsyncParsableCommand {
@@ -19,44 +18,76 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServerOptions
 
-    @Option(help: "The address to bind (ignored with --dev, which binds 127.0.0.1).")
+    @Option(help: "The port to listen on.")
+    var port: Int = 8080
+
+    @Option(help: "The address to bind (--dev always binds 127.0.0.1).")
     var hostname: String = "0.0.0.0"
+
+    @Flag(
+        help: """
+            Newcomer mode: bind 127.0.0.1 only, run the App Store emulator in-process on the same port \
+            (/emulator, /sandbox, /production), trust its roots (never outside --dev), and use \
+            dev-player-secret / dev-admin-key unless configured.
+            """)
+    var dev = false
+
+    @Option(help: "With --dev: where the emulator keeps its CA, API key and state.")
+    var devDataDir: String = "./storekeeper-dev"
+
+    func validate() throws {
+        guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
+    }
 
     func run() async throws {
         let logger = Logger(label: "storekeeper")
-        let emulator = try await options.makeDevEmulator()
-        let configuration: ServerConfiguration
-        do {
-            configuration = try options.configuration(emulator: emulator)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
+        if dev {
+            try await runDevelopment(logger: logger)
+        } else {
+            try await runProduction(logger: logger)
         }
+    }
+
+    private func runProduction(logger: Logger) async throws {
+        let configuration = try options.configuration()
         let store = try await options.openStore()
         let server: PurchaseServer
         do {
-            server = try PurchaseServer(
-                configuration: configuration, store: store, trustRoots: options.trustRoots(emulator: emulator),
-                logger: logger)
+            server = try PurchaseServer(configuration: configuration, store: store, logger: logger)
         } catch let error as ConfigurationError {
             try await store.close()
             throw ValidationError(error.description)
         }
-
         let router = Router()
         server.addRoutes(to: router)
-        emulator?.addRoutes(to: router)
-        let host = options.dev ? "127.0.0.1" : hostname
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: options.port), serverName: "storekeeper"),
+            configuration: .init(address: .hostname(hostname, port: port), serverName: "storekeeper"),
             services: server.backgroundServices,
             logger: logger
         )
-        logger.info("starting", metadata: ["configuration": "\(configuration)", "database": "\(redacted(options.database))"])
-        if options.dev { printDevGuide(configuration) }
+        logger.info(
+            "starting", metadata: ["configuration": "\(configuration)", "database": "\(redacted(options.database))"])
         try await app.runService()
-        await emulator?.shutdown()
         try await store.close()
+    }
+
+    private func runDevelopment(logger: Logger) async throws {
+        let stack: DevStack
+        do {
+            stack = try await DevStack(
+                DevStackConfiguration(
+                    port: port, databaseURL: options.database,
+                    emulatorDirectory: URL(fileURLWithPath: devDataDir).appendingPathComponent("emulator"),
+                    server: try options.configuration(base: DevStackConfiguration.development),
+                    handlesSignals: true, logger: logger))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+        logger.info(
+            "starting", metadata: ["configuration": "\(stack.configuration)", "database": "\(options.database)"])
+        FileHandle.standardOutput.write(Data(devGuide(stack.configuration).utf8))
+        try await stack.waitUntilStopped()
     }
 
     /// A database URL without its password.
@@ -66,12 +97,12 @@ struct ServeCommand: AsyncParsableCommand {
         return components.string ?? "postgres://***"
     }
 
-    private func printDevGuide(_ configuration: ServerConfiguration) {
-        let base = "http://127.0.0.1:\(options.port)"
+    private func devGuide(_ configuration: ServerConfiguration) -> String {
+        let base = "http://127.0.0.1:\(port)"
         let token = PlayerTokenVerifier.issue(
             playerId: "alice", secret: configuration.playerTokenSecret ?? "", lifetime: 7 * 86_400)
-        let guide = """
-            StoreKeeper dev server on \(base) (ledger \(options.database), emulator data in \(options.devDataDir))
+        return """
+            StoreKeeper dev server on \(base) (ledger \(options.database), emulator data in \(devDataDir))
             The App Store emulator answers on the same port: \(base)/emulator/v1, \(base)/sandbox.
 
             Try a purchase as player "alice" (token valid 7 days; `storekeeper token --player NAME` makes more):
@@ -81,13 +112,12 @@ struct ServeCommand: AsyncParsableCommand {
               # pay on an emulated device, with the order's appAccountToken:
               curl -s -X POST \(base)/emulator/v1/devices/phone1/purchases \\
                    -d '{"productId":"coins100","appAccountToken":"<appAccountToken>"}'
-              # report the signedTransaction the device got:
+              # report the signedTransaction the device got (the emulator's notification may deliver first):
               curl -s -X POST \(base)/v1/purchases -H "Authorization: Bearer $TOKEN" \\
                    -d '{"signedTransaction":"<signedTransaction>"}'
               curl -s \(base)/v1/players/me/wallet -H "Authorization: Bearer $TOKEN"
               curl -s \(base)/v1/admin/players/alice/timeline -H "Authorization: Bearer \(configuration.adminKey ?? "")"
 
             """
-        FileHandle.standardOutput.write(Data(guide.utf8))
     }
 }

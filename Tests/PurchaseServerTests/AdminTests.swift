@@ -15,7 +15,8 @@ struct AdminTests {
         let events = try await fixture.send(
             .POST, "/v1/events", credential: fixture.token("alice"),
             body: Data(
-                #"{"events":[{"name":"purchase_started","orderId":"\#(order.orderId)","occurredAt":1700000000000}]}"#.utf8))
+                #"{"events":[{"name":"purchase_started","orderId":"\#(order.orderId)","occurredAt":1700000000000}]}"#
+                    .utf8))
         #expect(events.status == 202)
         let paid = try await fixture.pay(token: order.appAccountToken)
         let jws = try #require(paid.signedTransaction)
@@ -89,7 +90,8 @@ struct AdminTests {
         defer { Task { await fixture.shutdown() } }
         let paid = try await fixture.pay(token: nil)
         let transactionId = try #require(paid.transactionId)
-        let appleOrderId = try #require(await fixture.emulator.ledger().first { $0.transactionId == transactionId }?.orderId)
+        let appleOrderId = try #require(
+            await fixture.emulator.ledger().first { $0.transactionId == transactionId }?.orderId)
 
         let first = try await fixture.send(
             .POST, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,

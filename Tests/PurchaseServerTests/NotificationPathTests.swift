@@ -75,11 +75,13 @@ struct NotificationPathTests {
         let order = try await fixture.order("alice")
         let transactionId = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
         try await fixture.eventually("delivery") { try await fixture.wallet("alice") == ["coins": 100] }
-        _ = try await fixture.store.grantManually(playerId: "alice", grants: ["coins": -80], reason: "spent", actor: "game")
+        _ = try await fixture.store.grantManually(
+            playerId: "alice", grants: ["coins": -80], reason: "spent", actor: "game")
 
         try await fixture.emulator.refund(transactionId: transactionId)
         try await fixture.eventually("the refund") { try await fixture.wallet("alice") == ["coins": -80] }
-        let refund = try #require(try await fixture.store.events(transactionId: transactionId).last { $0.type == .refunded })
+        let refund = try #require(
+            try await fixture.store.events(transactionId: transactionId).last { $0.type == .refunded })
         #expect(refund.detail["negativeBalances"]?.contains("-80") == true)
     }
 
@@ -158,7 +160,9 @@ struct NotificationPathTests {
         let paid = try await fixture.pay(token: nil)
         let transactionId = try #require(paid.transactionId)
         try await fixture.eventually("the notification") {
-            try await fixture.store.events(transactionId: transactionId).contains { $0.type.rawValue == "awaiting_report" }
+            try await fixture.store.events(transactionId: transactionId).contains {
+                $0.type.rawValue == "awaiting_report"
+            }
         }
         #expect(try await fixture.store.purchase(transactionId: transactionId) == nil)
         let reply = try await fixture.report("bob", signedTransaction: try #require(paid.signedTransaction))

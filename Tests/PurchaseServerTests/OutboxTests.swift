@@ -13,7 +13,7 @@ struct OutboxTests {
     @Test("a delivery is posted with an HMAC signature and its idempotency key, retried after a failure")
     func postsAndRetries() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false) {
-            $0.webhook = WebhookSettings(url: URL(string: "http://apple.test/test/webhook")!, secret: Self.secret)
+            $0.webhook = WebhookSettings(url: URL(string: "http://apple.dev/test/webhook")!, secret: Self.secret)
         }
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
@@ -22,20 +22,23 @@ struct OutboxTests {
         _ = try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction))
 
         await fixture.webhook.failNext(1)
-        #expect(try await fixture.server.postDueDeliveries() == 0)
+        let firstAttempt = Date()
+        #expect(try await fixture.server.postDueDeliveries(now: firstAttempt) == 0)
         let failed = try #require(try await fixture.store.outboxMessage(idempotencyKey: transactionId))
         #expect(failed.attempts == 1)
         #expect(failed.deliveredAt == nil)
-        #expect(failed.nextAttemptAt > Date())
-        #expect(try await fixture.server.postDueDeliveries() == 0, "not due again yet")
+        #expect(failed.nextAttemptAt > firstAttempt.addingTimeInterval(1), "retried after a backoff")
+        #expect(try await fixture.server.postDueDeliveries(now: firstAttempt) == 0, "not due again yet")
 
         #expect(try await fixture.server.postDueDeliveries(now: Date().addingTimeInterval(3_600)) == 1)
         let posts = await fixture.webhook.posts
         #expect(posts.count == 2)
         let post = try #require(posts.last)
         #expect(post.idempotencyKey == transactionId)
-        let expected = HMAC<SHA256>.authenticationCode(for: post.body, using: SymmetricKey(data: Data(Self.secret.utf8)))
-            .map { String(format: "%02x", $0) }.joined()
+        let expected = HMAC<SHA256>.authenticationCode(
+            for: post.body, using: SymmetricKey(data: Data(Self.secret.utf8))
+        )
+        .map { String(format: "%02x", $0) }.joined()
         #expect(post.signature == "sha256=\(expected)")
         let message = try DeliveryMessage.decode(post.body)
         #expect(message.playerId == "alice")

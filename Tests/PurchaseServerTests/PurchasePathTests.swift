@@ -94,7 +94,9 @@ struct PurchasePathTests {
 
         let statuses = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<100 {
-                group.addTask { try await fixture.report("alice", signedTransaction: jws).decode(PurchaseReply.self).status }
+                group.addTask {
+                    try await fixture.report("alice", signedTransaction: jws).decode(PurchaseReply.self).status
+                }
             }
             return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
@@ -116,7 +118,8 @@ struct PurchasePathTests {
         #expect(stolen.code == "transaction_belongs_to_other_player")
         #expect(try await fixture.wallet("mallory").isEmpty)
         // Alice still gets it, and Mallory's later claim on the delivered purchase is refused too.
-        #expect(try await fixture.report("alice", signedTransaction: jws).decode(PurchaseReply.self).status == "delivered")
+        #expect(
+            try await fixture.report("alice", signedTransaction: jws).decode(PurchaseReply.self).status == "delivered")
         #expect(try await fixture.report("mallory", signedTransaction: jws).status == 409)
         let events = try await fixture.store.events(transactionId: try #require(paid.transactionId))
         let refusals = events.filter { $0.type == .transactionBelongsToOtherPlayer }

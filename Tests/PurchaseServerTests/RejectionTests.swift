@@ -169,4 +169,3 @@ struct RejectionTests {
         #expect(try await fixture.store.orders(playerId: "alice").isEmpty)
     }
 }
-

@@ -1,32 +1,26 @@
-import AppStoreAPI
 import AppStoreEmulator
 import AppStoreModel
 import AsyncHTTPClient
 import Foundation
-import Hummingbird
 import Ledger
 import LedgerTestSupport
 import Logging
 import NIOCore
 import PurchaseServer
-import ServiceLifecycle
+import StoreKeeperDev
 
-/// A purchase server and an App Store emulator served together on one loopback port (as
-/// `storekeeper serve --dev` does), on a fresh database of one kind. The server reaches
-/// "Apple" at `http://apple.test/...`, which the transport sends to the emulator.
-///
-/// ``restart()`` tears the server down and builds a new one on the same database, as a
-/// process restart would.
+/// A ``DevStack`` (purchase server and emulator on one loopback port) on a fresh database
+/// of one kind, with the HTTP helpers the tests use. The server reaches its webhook at
+/// `http://apple.dev/test/webhook`, served by ``webhook`` on the same port.
 final class ServerFixture: Sendable {
     static let playerSecret = "test-player-secret"
     static let adminKey = "test-admin-key-0001"
 
     let kind: StoreKind
     let database: TestDatabase
-    let emulator: AppStoreEmulator
-    let emulatorDirectory: URL
-    let configuration: ServerConfiguration
-    private let state: FixtureState
+    let stack: DevStack
+    let webhook = WebhookRecorder()
+    private let emulatorDirectory: URL
 
     /// Starts everything. `notifications: false` keeps the emulator from posting
     /// notifications (they stay in its history, for the reconciler).
@@ -39,110 +33,45 @@ final class ServerFixture: Sendable {
         database = try await kind.makeDatabase()
         emulatorDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("server-emulator-\(UUID().uuidString.prefix(8))")
-        emulator = try await AppStoreEmulator(
-            configuration: EmulatorConfiguration(dataDirectory: emulatorDirectory, timeScale: 0.00001))
-        let key = emulator.identity.apiKey
         var configuration = ServerConfiguration(
-            bundleId: emulator.configuration.bundleId,
-            appAppleId: emulator.configuration.appAppleId,
             deploymentEnvironment: .sandbox,
             allowedEnvironments: [.sandbox, .production],
             playerTokenSecret: Self.playerSecret,
             adminKey: Self.adminKey,
-            verifyReceipt: VerifyReceiptSettings(
-                mode: .fallback, productionURL: URL(string: "http://apple.test/production"),
-                sandboxURL: URL(string: "http://apple.test/sandbox")),
-            appStoreServerAPI: AppStoreServerAPISettings(
-                baseURL: URL(string: "http://apple.test/sandbox")!, issuerId: key.issuerId, keyId: key.keyId,
-                privateKeyPEM: key.privateKeyPEM),
             answerConsumptionRequests: true,
             reconcilerIntervalSeconds: 0
         )
         configure(&configuration)
-        self.configuration = configuration
-        state = FixtureState()
-        try await start(notifications: notifications)
+        var logger = Logger(label: "storekeeper-test")
+        logger.logLevel = .warning
+        stack = try await DevStack(
+            DevStackConfiguration(
+                databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
+                notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute, logger: logger))
     }
+
+    var emulator: AppStoreEmulator { stack.emulator }
 
     /// The running server.
     var server: PurchaseServer {
-        get async { await state.running!.server }
+        get async throws { try await stack.server }
     }
 
-    /// The server's ledger (its own connection pool).
+    /// The server's ledger.
     var store: any LedgerStore {
-        get async { await state.running!.store }
-    }
-
-    /// The base URL everything answers on.
-    var baseURL: String {
-        get async { "http://127.0.0.1:\(await state.port)" }
+        get async throws { try await stack.store }
     }
 
     /// Stops the server and starts a new one on the same database, emulator and port.
     func restart(downtime: Duration = .zero) async throws {
-        try await stopServer()
-        try await Task.sleep(for: downtime)
-        try await start(notifications: true)
+        try await stack.restart(downtime: downtime)
     }
 
     /// Stops everything and removes the files.
     func shutdown() async {
-        try? await stopServer()
-        await emulator.shutdown()
+        await stack.stop()
         database.remove()
         try? FileManager.default.removeItem(at: emulatorDirectory)
-    }
-
-    private func start(notifications: Bool) async throws {
-        let store = try database.open()
-        try await store.migrate()
-        let portBox = state
-        let transport = ClosureHTTPTransport { request in
-            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
-            if components.host == "apple.test" {
-                components.scheme = "http"
-                components.host = "127.0.0.1"
-                components.port = await portBox.port
-            }
-            var redirected = request
-            redirected.url = components.url!
-            return try await AsyncHTTPClientTransport(timeout: 10).send(redirected)
-        }
-        var logger = Logger(label: "storekeeper-test")
-        logger.logLevel = .warning
-        let server = try PurchaseServer(
-            configuration: configuration, store: store, trustRoots: emulator.trustRoots, httpTransport: transport,
-            logger: logger)
-        let router = Router()
-        server.addRoutes(to: router)
-        emulator.addRoutes(to: router)
-        state.webhook.addRoute(to: router)
-
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: await state.port)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
-        let task = Task { try await group.run() }
-        var iterator = portStream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw FixtureError("the server did not start") }
-        await state.set(Running(server: server, store: store, group: group, task: task), port: port)
-        let url = URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple")!
-        await emulator.setNotificationURL(notifications ? url : nil)
-    }
-
-    private func stopServer() async throws {
-        guard let running = await state.takeRunning() else { return }
-        await running.group.triggerGracefulShutdown()
-        try? await running.task.value
-        try await running.store.close()
     }
 
     // MARK: Players and HTTP
@@ -154,17 +83,16 @@ final class ServerFixture: Sendable {
 
     /// Sends a request; `credential` is a bearer token (player token or admin key).
     func send(
-        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil,
-        timeout: Duration = .seconds(30)
+        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil
     ) async throws -> HTTPAnswer {
-        var request = HTTPClientRequest(url: await baseURL + path)
+        var request = HTTPClientRequest(url: await stack.baseURL.absoluteString + path)
         request.method = .init(rawValue: method.rawValue)
         if let credential { request.headers.add(name: "Authorization", value: "Bearer \(credential)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout.components.seconds))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 << 20)
         return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
     }
@@ -209,33 +137,6 @@ final class ServerFixture: Sendable {
         }
         throw FixtureError("timed out waiting for \(what)")
     }
-
-    /// What the test webhook received.
-    var webhook: WebhookRecorder { state.webhook }
-}
-
-/// The fixture's mutable parts, behind an actor.
-private actor FixtureState {
-    var running: Running?
-    var port = 0
-    let webhook = WebhookRecorder()
-
-    func set(_ running: Running, port: Int) {
-        self.running = running
-        self.port = port
-    }
-
-    func takeRunning() -> Running? {
-        defer { running = nil }
-        return running
-    }
-}
-
-private struct Running: Sendable {
-    var server: PurchaseServer
-    var store: any LedgerStore
-    var group: ServiceGroup
-    var task: Task<Void, any Error>
 }
 
 struct FixtureError: Error, CustomStringConvertible {

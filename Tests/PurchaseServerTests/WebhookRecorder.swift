@@ -17,7 +17,7 @@ actor WebhookRecorder {
         failuresLeft = count
     }
 
-    nonisolated func addRoute<Context: RequestContext>(to router: Router<Context>) {
+    nonisolated func addRoute(to router: Router<BasicRequestContext>) {
         router.post("test/webhook") { request, _ -> Response in
             var request = request
             let body = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)

@@ -26,7 +26,8 @@ public struct PlayerTokenVerifier: Sendable {
         else { throw .invalidToken("the JWT header is not valid base64url JSON") }
         guard header.alg == "HS256" else { throw .invalidToken("the JWT must be signed with HS256") }
         guard let signature = Data(base64URLEncoded: parts[2]),
-            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key)
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key)
         else { throw .invalidToken("the JWT signature does not verify") }
         guard let claimsData = Data(base64URLEncoded: parts[1]),
             let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)

@@ -25,7 +25,8 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
                 problems.append("product \(product.productId) is listed twice")
             }
             for (item, amount) in product.grants where item.isEmpty || amount <= 0 {
-                problems.append("product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
+                problems.append(
+                    "product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
             }
         }
         return problems

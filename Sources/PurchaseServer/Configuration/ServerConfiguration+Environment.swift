@@ -60,7 +60,8 @@ extension ServerConfiguration {
         guard issuerId != nil || keyId != nil || keyFile != nil || baseURL != nil else { return }
         var settings =
             appStoreServerAPI
-            ?? AppStoreServerAPISettings(baseURL: URL(string: "https://api.storekit.apple.com")!, issuerId: "", keyId: "")
+            ?? AppStoreServerAPISettings(
+                baseURL: URL(string: "https://api.storekit.apple.com")!, issuerId: "", keyId: "")
         if let issuerId { settings.issuerId = issuerId }
         if let keyId { settings.keyId = keyId }
         if let keyFile {

@@ -69,7 +69,8 @@ struct TransactionVerifier: Sendable {
         do {
             response = try await client.verify(receiptData: receipt)
         } catch {
-            throw .pending("apple_unavailable", "verifyReceipt failed: \(error.kind.rawValue)", transactionId: transactionId)
+            throw .pending(
+                "apple_unavailable", "verifyReceipt failed: \(error.kind.rawValue)", transactionId: transactionId)
         }
         if response.status != .valid {
             if response.shouldRetry {

@@ -45,7 +45,8 @@ extension PurchaseServer {
         }
         api.get("players/me/wallet") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
-            return APIResponse.json(WalletBody(playerId: playerId, balances: try await self.store.wallet(playerId: playerId)))
+            return APIResponse.json(
+                WalletBody(playerId: playerId, balances: try await self.store.wallet(playerId: playerId)))
         }
         api.get("players/me/orders") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
@@ -76,7 +77,8 @@ extension PurchaseServer {
         admin.get("players/:playerId/timeline") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let playerId = try context.parameters.require("playerId")
-            return APIResponse.json(TimelineBody(playerId: playerId, events: try await self.store.timeline(playerId: playerId)))
+            return APIResponse.json(
+                TimelineBody(playerId: playerId, events: try await self.store.timeline(playerId: playerId)))
         }
         admin.get("transactions/:transactionId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
@@ -95,7 +97,8 @@ extension PurchaseServer {
                 purchase = try await self.store.purchase(transactionId: transactionId)
             }
             return APIResponse.json(
-                AdminOrderBody(order: OrderBody(order), purchase: purchase, events: try await self.store.events(orderId: orderId)))
+                AdminOrderBody(
+                    order: OrderBody(order), purchase: purchase, events: try await self.store.events(orderId: orderId)))
         }
         admin.post("grants") { request, _ -> Response in
             try self.authenticator.requireAdmin(request)
@@ -113,7 +116,8 @@ extension PurchaseServer {
                 throw ServerError.invalidRequest(reason)
             }
             return APIResponse.json(
-                ManualGrantAnswer(entries: posting.entries, balances: posting.balances, negativeBalances: posting.negativeBalances),
+                ManualGrantAnswer(
+                    entries: posting.entries, balances: posting.balances, negativeBalances: posting.negativeBalances),
                 status: .created)
         }
         admin.post("lookup-order") { request, _ -> Response in

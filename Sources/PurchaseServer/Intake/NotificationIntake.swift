@@ -41,7 +41,8 @@ struct NotificationIntake: Sendable {
         }
         let notification = verified.notification
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
-            throw ServerError("malformed_payload", "the notification has no notificationUUID", status: .unprocessableContent)
+            throw ServerError(
+                "malformed_payload", "the notification has no notificationUUID", status: .unprocessableContent)
         }
         let type = notification.notificationType?.rawValue ?? "UNKNOWN"
         let isNew = try await store.recordNotification(
@@ -72,7 +73,9 @@ struct NotificationIntake: Sendable {
             {
                 logger.notice(
                     "refund left a negative balance",
-                    metadata: ["transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId)])
+                    metadata: [
+                        "transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId),
+                    ])
             }
         case .refundReversed:
             if case .unknownTransaction = try await store.regrant(transactionId: transaction.transactionId) {

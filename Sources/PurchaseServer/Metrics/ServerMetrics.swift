@@ -61,7 +61,8 @@ public struct ServerMetrics: Sendable {
 
     private func count(_ name: String, _ help: String, _ labels: [(String, String)]) {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "storekeeper", metricName: name, unitName: "total", helpText: help),
+            descriptor: MetricNameDescriptor(
+                namespace: "storekeeper", metricName: name, unitName: "total", helpText: help),
             labels: labels
         ).increment()
     }

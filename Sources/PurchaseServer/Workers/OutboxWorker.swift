@@ -64,7 +64,8 @@ struct OutboxWorker: Sendable {
             headers: [
                 "Content-Type": "application/json",
                 "Idempotency-Key": message.idempotencyKey,
-                "X-StoreKeeper-Signature": "sha256=" + Self.signature(of: message.payload, secret: webhook.secret ?? ""),
+                "X-StoreKeeper-Signature": "sha256="
+                    + Self.signature(of: message.payload, secret: webhook.secret ?? ""),
             ],
             body: message.payload)
     }

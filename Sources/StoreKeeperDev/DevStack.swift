@@ -1,0 +1,189 @@
+import AppStoreAPI
+import AppStoreEmulator
+import AppStoreModel
+import AppStoreVerification
+import Foundation
+import Hummingbird
+import Ledger
+import Logging
+import PurchaseServer
+import ServiceLifecycle
+
+/// A purchase server and an in-process App Store emulator on one loopback port: what
+/// `storekeeper serve --dev`, `demo` and the end-to-end tests run.
+///
+/// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…`,
+/// which the stack's transport sends to the emulator on the same port; the emulator posts
+/// notifications to the server's intake. The server trusts the emulator's roots besides
+/// Apple's: never build one outside development and tests.
+public final class DevStack: Sendable {
+    /// The emulated App Store.
+    public let emulator: AppStoreEmulator
+    /// The server configuration as wired to the emulator.
+    public let configuration: ServerConfiguration
+    private let settings: DevStackConfiguration
+    private let state = DevStackState()
+
+    /// Starts the emulator and the server.
+    public init(_ settings: DevStackConfiguration) async throws {
+        self.settings = settings
+        emulator = try await AppStoreEmulator(
+            configuration: EmulatorConfiguration(
+                dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale))
+        configuration = Self.wire(settings.server, to: emulator)
+        await state.setPort(settings.port)
+        try await start()
+    }
+
+    /// The running server.
+    public var server: PurchaseServer {
+        get async throws { try await state.current().server }
+    }
+
+    /// The server's ledger.
+    public var store: any LedgerStore {
+        get async throws { try await state.current().store }
+    }
+
+    /// Where the server and the emulator answer.
+    public var baseURL: URL {
+        get async { URL(string: "http://127.0.0.1:\(await state.port)")! }
+    }
+
+    /// Tears the server down and builds a new one on the same database, emulator and port,
+    /// as a process restart would.
+    public func restart(downtime: Duration = .zero) async throws {
+        try await stopServer()
+        try await Task.sleep(for: downtime)
+        try await start()
+    }
+
+    /// Stops the server and the emulator.
+    public func stop() async {
+        try? await stopServer()
+        await emulator.shutdown()
+    }
+
+    /// Waits until the server stops (by a signal, with ``DevStackConfiguration/handlesSignals``).
+    public func waitUntilStopped() async throws {
+        guard let running = try? await state.current() else { return }
+        try await running.task.value
+        await stop()
+    }
+
+    /// The configuration with the emulator as Apple: its bundle id and app Apple id,
+    /// verifyReceipt as fallback, its Server API key, and dev secrets unless given.
+    private static func wire(_ base: ServerConfiguration, to emulator: AppStoreEmulator) -> ServerConfiguration {
+        var configuration = base
+        configuration.bundleId = emulator.configuration.bundleId
+        configuration.appAppleId = emulator.configuration.appAppleId
+        configuration.playerTokenSecret = configuration.playerTokenSecret ?? "dev-player-secret"
+        configuration.adminKey = configuration.adminKey ?? "dev-admin-key"
+        configuration.verifyReceipt = VerifyReceiptSettings(
+            mode: .fallback, productionURL: URL(string: "http://apple.dev/production"),
+            sandboxURL: URL(string: "http://apple.dev/sandbox"))
+        let key = emulator.identity.apiKey
+        configuration.appStoreServerAPI = AppStoreServerAPISettings(
+            baseURL: URL(string: "http://apple.dev/sandbox")!, issuerId: key.issuerId, keyId: key.keyId,
+            privateKeyPEM: key.privateKeyPEM)
+        return configuration
+    }
+
+    private func start() async throws {
+        let store = try makeLedgerStore(url: settings.databaseURL)
+        try await store.migrate()
+        let state = state
+        let transport = ClosureHTTPTransport { request in
+            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+            if components?.host == "apple.dev" {
+                components?.scheme = "http"
+                components?.host = "127.0.0.1"
+                components?.port = await state.port
+            }
+            var redirected = request
+            redirected.url = components?.url ?? request.url
+            return try await AsyncHTTPClientTransport(timeout: 10).send(redirected)
+        }
+        let server = try PurchaseServer(
+            configuration: configuration, store: store,
+            trustRoots: TrustRoots(TrustRoots.apple.certificates + emulator.trustRoots.certificates),
+            httpTransport: transport, logger: settings.logger)
+        let router = Router()
+        server.addRoutes(to: router)
+        emulator.addRoutes(to: router)
+        settings.extraRoutes(router)
+
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: await state.port), serverName: "storekeeper"),
+            services: server.backgroundServices,
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: settings.logger
+        )
+        let group = ServiceGroup(
+            services: [app], gracefulShutdownSignals: settings.handlesSignals ? [.sigterm, .sigint] : [],
+            logger: settings.logger)
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            try? await store.close()
+            throw DevStackError("the server did not start on 127.0.0.1:\(await state.port)")
+        }
+        await state.set(RunningServer(server: server, store: store, group: group, task: task), port: port)
+        await emulator.setNotificationURL(
+            settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple") : nil)
+    }
+
+    private func stopServer() async throws {
+        guard let running = await state.take() else { return }
+        await running.group.triggerGracefulShutdown()
+        try? await running.task.value
+        try await running.store.close()
+    }
+}
+
+/// A stack that could not start.
+public struct DevStackError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The running server and its port, behind an actor.
+private actor DevStackState {
+    private var running: RunningServer?
+    private(set) var port = 0
+
+    func setPort(_ port: Int) {
+        self.port = port
+    }
+
+    func set(_ running: RunningServer, port: Int) {
+        self.running = running
+        self.port = port
+    }
+
+    func current() throws -> RunningServer {
+        guard let running else { throw DevStackError("the server is not running") }
+        return running
+    }
+
+    func take() -> RunningServer? {
+        defer { running = nil }
+        return running
+    }
+}
+
+private struct RunningServer: Sendable {
+    var server: PurchaseServer
+    var store: any LedgerStore
+    var group: ServiceGroup
+    var task: Task<Void, any Error>
+}

@@ -1,0 +1,62 @@
+import AppStoreEmulator
+import Foundation
+import Hummingbird
+import Logging
+import PurchaseServer
+
+/// How to set up a ``DevStack``.
+public struct DevStackConfiguration: Sendable {
+    /// The loopback port; 0 picks a free one (kept across restarts).
+    public var port: Int
+    /// The ledger URL (`sqlite:PATH`, `sqlite::memory:`, `postgres://…`).
+    public var databaseURL: String
+    /// Where the emulator keeps its CA, API key and state.
+    public var emulatorDirectory: URL
+    /// Whether the emulator posts notifications to the server (they stay in its history
+    /// either way, for the reconciler).
+    public var sendsNotifications: Bool
+    /// Multiplies Apple's notification retry schedule.
+    public var notificationTimeScale: Double
+    /// The server configuration before the stack wires it to the emulator (bundle id,
+    /// Apple endpoints and key); secrets default to `dev-player-secret` and `dev-admin-key`
+    /// when nil. ``development`` by default.
+    public var server: ServerConfiguration
+    /// Extra routes on the same port (a test's stand-in webhook, say).
+    public var extraRoutes: @Sendable (Router<BasicRequestContext>) -> Void
+    /// Whether SIGTERM and SIGINT stop the stack gracefully (the CLI), or only ``DevStack/stop()`` does.
+    public var handlesSignals: Bool
+    /// Where to log.
+    public var logger: Logger
+
+    /// Creates a configuration.
+    public init(
+        port: Int = 0,
+        databaseURL: String,
+        emulatorDirectory: URL,
+        sendsNotifications: Bool = true,
+        notificationTimeScale: Double = 0.001,
+        server: ServerConfiguration = Self.development,
+        extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
+        handlesSignals: Bool = false,
+        logger: Logger = Logger(label: "storekeeper")
+    ) {
+        self.port = port
+        self.databaseURL = databaseURL
+        self.emulatorDirectory = emulatorDirectory
+        self.sendsNotifications = sendsNotifications
+        self.notificationTimeScale = notificationTimeScale
+        self.server = server
+        self.extraRoutes = extraRoutes
+        self.handlesSignals = handlesSignals
+        self.logger = logger
+    }
+
+    /// A sandbox deployment that accepts sandbox, production and Xcode purchases, answers
+    /// consumption requests and reconciles every minute.
+    public static let development = ServerConfiguration(
+        deploymentEnvironment: .sandbox,
+        allowedEnvironments: [.sandbox, .production, .xcode],
+        answerConsumptionRequests: true,
+        reconcilerIntervalSeconds: 60
+    )
+}
