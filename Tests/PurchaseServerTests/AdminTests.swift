@@ -13,7 +13,7 @@ struct AdminTests {
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let events = try await fixture.send(
-            .POST, "/v1/events", credential: fixture.token("alice"),
+            .post, "/v1/events", credential: fixture.token("alice"),
             body: Data(
                 #"{"events":[{"name":"purchase_started","orderId":"\#(order.orderId)","occurredAt":1700000000000}]}"#
                     .utf8))
@@ -23,12 +23,12 @@ struct AdminTests {
         _ = try await fixture.report("alice", signedTransaction: "not.a.jws")
         _ = try await fixture.report("alice", signedTransaction: jws)
         let grant = try await fixture.send(
-            .POST, "/v1/admin/grants", credential: ServerFixture.adminKey,
+            .post, "/v1/admin/grants", credential: ServerFixture.adminKey,
             json: GrantBody(playerId: "alice", grants: ["coins": 50], reason: "ticket 42", actor: "sam"))
         #expect(grant.status == 201)
 
         let answer = try await fixture.send(
-            .GET, "/v1/admin/players/alice/timeline", credential: ServerFixture.adminKey)
+            .get, "/v1/admin/players/alice/timeline", credential: ServerFixture.adminKey)
         #expect(answer.status == 200)
         let types = try answer.decode(Timeline.self).events.map(\.type)
         #expect(types == ["order_created", "client_event", "purchase_rejected", "delivered", "manual_grant"])
@@ -48,24 +48,24 @@ struct AdminTests {
         let transactionId = try #require(paid.transactionId)
 
         let transaction = try await fixture.send(
-            .GET, "/v1/admin/transactions/\(transactionId)", credential: ServerFixture.adminKey)
+            .get, "/v1/admin/transactions/\(transactionId)", credential: ServerFixture.adminKey)
         #expect(transaction.status == 200)
         #expect(String(decoding: transaction.body, as: UTF8.self).contains(#""playerId":"alice""#))
         let orderAnswer = try await fixture.send(
-            .GET, "/v1/admin/orders/\(order.orderId)", credential: ServerFixture.adminKey)
+            .get, "/v1/admin/orders/\(order.orderId)", credential: ServerFixture.adminKey)
         #expect(orderAnswer.status == 200)
         #expect(String(decoding: orderAnswer.body, as: UTF8.self).contains(#""fulfilledBy":"\#(transactionId)""#))
-        let missing = try await fixture.send(.GET, "/v1/admin/transactions/999", credential: ServerFixture.adminKey)
+        let missing = try await fixture.send(.get, "/v1/admin/transactions/999", credential: ServerFixture.adminKey)
         #expect(missing.status == 404)
         #expect(missing.code == "not_found")
-        let missingOrder = try await fixture.send(.GET, "/v1/admin/orders/nope", credential: ServerFixture.adminKey)
+        let missingOrder = try await fixture.send(.get, "/v1/admin/orders/nope", credential: ServerFixture.adminKey)
         #expect(missingOrder.code == "unknown_order")
 
-        let wallet = try await fixture.send(.GET, "/v1/players/me/wallet", credential: fixture.token("alice"))
+        let wallet = try await fixture.send(.get, "/v1/players/me/wallet", credential: fixture.token("alice"))
         #expect(String(decoding: wallet.body, as: UTF8.self) == #"{"balances":{"coins":100},"playerId":"alice"}"#)
-        let orders = try await fixture.send(.GET, "/v1/players/me/orders", credential: fixture.token("alice"))
+        let orders = try await fixture.send(.get, "/v1/players/me/orders", credential: fixture.token("alice"))
         #expect(String(decoding: orders.body, as: UTF8.self).contains(#""status":"fulfilled""#))
-        let products = try await fixture.send(.GET, "/v1/products")
+        let products = try await fixture.send(.get, "/v1/products")
         #expect(String(decoding: products.body, as: UTF8.self).contains(#""productId":"levelpack1""#))
     }
 
@@ -74,11 +74,11 @@ struct AdminTests {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
         let zero = try await fixture.send(
-            .POST, "/v1/admin/grants", credential: ServerFixture.adminKey,
+            .post, "/v1/admin/grants", credential: ServerFixture.adminKey,
             json: GrantBody(playerId: "alice", grants: ["coins": 0], reason: "oops", actor: nil))
         #expect(zero.status == 400)
         let noReason = try await fixture.send(
-            .POST, "/v1/admin/grants", credential: ServerFixture.adminKey,
+            .post, "/v1/admin/grants", credential: ServerFixture.adminKey,
             json: GrantBody(playerId: "alice", grants: ["coins": 5], reason: "", actor: nil))
         #expect(noReason.status == 400)
         #expect(try await fixture.wallet("alice").isEmpty)
@@ -94,7 +94,7 @@ struct AdminTests {
             await fixture.emulator.ledger().first { $0.transactionId == transactionId }?.orderId)
 
         let first = try await fixture.send(
-            .POST, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,
+            .post, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,
             json: ["appleOrderId": appleOrderId, "playerId": "carol"])
         #expect(first.status == 200)
         let answer = try first.decode(LookupAnswer.self)
@@ -105,11 +105,11 @@ struct AdminTests {
         #expect(try await fixture.store.purchase(transactionId: transactionId)?.source == .adminLookup)
 
         let again = try await fixture.send(
-            .POST, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,
+            .post, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,
             json: ["appleOrderId": appleOrderId, "playerId": "carol"])
         #expect(try again.decode(LookupAnswer.self).transactions.map(\.status) == ["already_delivered"])
         let unknown = try await fixture.send(
-            .POST, "/v1/admin/lookup-order", credential: ServerFixture.adminKey, json: ["appleOrderId": "NOPE"])
+            .post, "/v1/admin/lookup-order", credential: ServerFixture.adminKey, json: ["appleOrderId": "NOPE"])
         #expect(try unknown.decode(LookupAnswer.self).status == 1)
         #expect(try await fixture.wallet("carol") == ["coins": 100])
     }

@@ -41,7 +41,7 @@ struct PurchaseReply: Decodable, Sendable, Equatable {
 
 /// The HTTP methods the tests send.
 enum RequestMethod: String, Sendable {
-    case GET, POST, PUT, DELETE
+    case get, post, put, delete
 }
 
 /// Unpadded base64url, as in JWS.

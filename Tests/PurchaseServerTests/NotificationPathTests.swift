@@ -128,10 +128,10 @@ struct NotificationPathTests {
     func badNotifications() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
-        let malformed = try await fixture.send(.POST, "/v1/notifications/apple", json: ["signedPayload": "x.y.z"])
+        let malformed = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": "x.y.z"])
         #expect(malformed.status == 422)
         #expect(malformed.code == "malformed_encoding" || malformed.code == "malformed_container")
-        let empty = try await fixture.send(.POST, "/v1/notifications/apple", json: [String: String]())
+        let empty = try await fixture.send(.post, "/v1/notifications/apple", json: [String: String]())
         #expect(empty.status == 400)
 
         let order = try await fixture.order("alice")
@@ -141,12 +141,12 @@ struct NotificationPathTests {
         var parts = signed.split(separator: ".").map(String.init)
         parts[2] = String(parts[2].reversed())
         let forged = try await fixture.send(
-            .POST, "/v1/notifications/apple", json: ["signedPayload": parts.joined(separator: ".")])
+            .post, "/v1/notifications/apple", json: ["signedPayload": parts.joined(separator: ".")])
         #expect(forged.status == 422)
         #expect(try await fixture.wallet("alice").isEmpty)
 
-        let first = try await fixture.send(.POST, "/v1/notifications/apple", json: ["signedPayload": signed])
-        let second = try await fixture.send(.POST, "/v1/notifications/apple", json: ["signedPayload": signed])
+        let first = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": signed])
+        let second = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": signed])
         #expect(first.status == 200)
         #expect(second.status == 200)
         #expect(String(decoding: second.body, as: UTF8.self).contains("duplicate"))

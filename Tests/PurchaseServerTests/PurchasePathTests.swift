@@ -38,7 +38,7 @@ struct PurchasePathTests {
         let paid = try await fixture.pay(product: "potion", token: nil)
 
         let answer = try await fixture.send(
-            .POST, "/v1/purchases", credential: fixture.token("alice"),
+            .post, "/v1/purchases", credential: fixture.token("alice"),
             json: [
                 "receipt": try #require(paid.appReceipt), "transactionId": try #require(paid.transactionId),
                 "orderId": order.orderId,
@@ -58,7 +58,7 @@ struct PurchasePathTests {
         let first = try await fixture.pay(product: "coins100", token: nil)
         let second = try await fixture.pay(product: "coins500", token: nil)
         let answer = try await fixture.send(
-            .POST, "/v1/purchases", credential: fixture.token("alice"),
+            .post, "/v1/purchases", credential: fixture.token("alice"),
             json: ["receipt": try #require(second.appReceipt), "transactionId": try #require(first.transactionId)])
         let reply = try answer.decode(PurchaseReply.self)
         #expect(reply.status == "delivered")
@@ -134,7 +134,7 @@ struct PurchasePathTests {
         let order = try await fixture.order("alice")
         let paid = try await fixture.pay(token: nil)
         let answer = try await fixture.send(
-            .POST, "/v1/purchases", credential: fixture.token("mallory"),
+            .post, "/v1/purchases", credential: fixture.token("mallory"),
             json: [
                 "receipt": try #require(paid.appReceipt), "transactionId": try #require(paid.transactionId),
                 "orderId": order.orderId,

@@ -41,7 +41,7 @@ struct RejectionTests {
         bytes[offset + bundle.count - 1] = UInt8(ascii: "x")
 
         let answer = try await fixture.send(
-            .POST, "/v1/purchases", credential: fixture.token("alice"),
+            .post, "/v1/purchases", credential: fixture.token("alice"),
             json: ["receipt": Data(bytes).base64EncodedString(), "transactionId": try #require(paid.transactionId)])
         #expect(answer.status == 422)
         #expect(answer.code == "signature_invalid")
@@ -54,11 +54,11 @@ struct RejectionTests {
         defer { Task { await fixture.shutdown() } }
         let token = fixture.token("alice")
         let notBase64 = try await fixture.send(
-            .POST, "/v1/purchases", credential: token, json: ["receipt": "%%%not base64%%%", "transactionId": "1"])
+            .post, "/v1/purchases", credential: token, json: ["receipt": "%%%not base64%%%", "transactionId": "1"])
         #expect(notBase64.status == 422)
         #expect(notBase64.code == "malformed_encoding")
         let garbage = try await fixture.send(
-            .POST, "/v1/purchases", credential: token,
+            .post, "/v1/purchases", credential: token,
             json: ["receipt": Data((0..<512).map { UInt8($0 % 251) }).base64EncodedString(), "transactionId": "1"])
         #expect(garbage.status == 422)
         #expect(garbage.code == "malformed_container")
@@ -123,23 +123,23 @@ struct RejectionTests {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
         let body = ["productId": "coins100"]
-        let none = try await fixture.send(.POST, "/v1/orders", json: body)
+        let none = try await fixture.send(.post, "/v1/orders", json: body)
         #expect(none.status == 401)
         #expect(none.code == "missing_credentials")
         let forged = PlayerTokenVerifier.issue(playerId: "alice", secret: "not-the-secret-at-all")
-        let wrongKey = try await fixture.send(.POST, "/v1/orders", credential: forged, json: body)
+        let wrongKey = try await fixture.send(.post, "/v1/orders", credential: forged, json: body)
         #expect(wrongKey.status == 401)
         #expect(wrongKey.code == "invalid_token")
         let expired = try await fixture.send(
-            .POST, "/v1/orders", credential: fixture.token("alice", lifetime: -120), json: body)
+            .post, "/v1/orders", credential: fixture.token("alice", lifetime: -120), json: body)
         #expect(expired.status == 401)
         #expect(expired.code == "token_expired")
         let playerOnAdmin = try await fixture.send(
-            .GET, "/v1/admin/players/alice/timeline", credential: fixture.token("alice"))
+            .get, "/v1/admin/players/alice/timeline", credential: fixture.token("alice"))
         #expect(playerOnAdmin.status == 401)
         #expect(playerOnAdmin.code == "admin_credential_required")
         let admin = try await fixture.send(
-            .GET, "/v1/admin/players/alice/timeline", credential: ServerFixture.adminKey)
+            .get, "/v1/admin/players/alice/timeline", credential: ServerFixture.adminKey)
         #expect(admin.status == 200)
     }
 
@@ -149,22 +149,22 @@ struct RejectionTests {
         defer { Task { await fixture.shutdown() } }
         let token = fixture.token("alice")
         let huge = try await fixture.send(
-            .POST, "/v1/purchases", credential: token,
+            .post, "/v1/purchases", credential: token,
             json: ["receipt": String(repeating: "A", count: 10_000), "transactionId": "1"])
         #expect(huge.status == 413)
         #expect(huge.code == "body_too_large")
-        let notJSON = try await fixture.send(.POST, "/v1/orders", credential: token, body: Data("{nope".utf8))
+        let notJSON = try await fixture.send(.post, "/v1/orders", credential: token, body: Data("{nope".utf8))
         #expect(notJSON.status == 400)
         #expect(notJSON.code == "invalid_request")
-        let neither = try await fixture.send(.POST, "/v1/purchases", credential: token, json: ["orderId": "x"])
+        let neither = try await fixture.send(.post, "/v1/purchases", credential: token, json: ["orderId": "x"])
         #expect(neither.status == 400)
         #expect(neither.code == "invalid_request")
         let unknown = try await fixture.send(
-            .POST, "/v1/orders", credential: token, json: ["productId": "diamonds"])
+            .post, "/v1/orders", credential: token, json: ["productId": "diamonds"])
         #expect(unknown.status == 404)
         #expect(unknown.code == "unknown_product")
         let tooMany = try await fixture.send(
-            .POST, "/v1/orders", credential: token, body: Data(#"{"productId":"coins100","quantity":1000}"#.utf8))
+            .post, "/v1/orders", credential: token, body: Data(#"{"productId":"coins100","quantity":1000}"#.utf8))
         #expect(tooMany.status == 400)
         #expect(try await fixture.store.orders(playerId: "alice").isEmpty)
     }

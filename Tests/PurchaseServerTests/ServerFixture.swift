@@ -86,7 +86,7 @@ final class ServerFixture: Sendable {
         _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil
     ) async throws -> HTTPAnswer {
         var request = HTTPClientRequest(url: await stack.baseURL.absoluteString + path)
-        request.method = .init(rawValue: method.rawValue)
+        request.method = .init(rawValue: method.rawValue.uppercased())
         if let credential { request.headers.add(name: "Authorization", value: "Bearer \(credential)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -106,7 +106,7 @@ final class ServerFixture: Sendable {
 
     /// Creates an order for `player`.
     func order(_ player: String, product: String = "coins100") async throws -> OrderReply {
-        let answer = try await send(.POST, "/v1/orders", credential: token(player), json: ["productId": product])
+        let answer = try await send(.post, "/v1/orders", credential: token(player), json: ["productId": product])
         guard answer.status == 201 else { throw FixtureError("order failed: \(answer)") }
         return try answer.decode(OrderReply.self)
     }
@@ -120,7 +120,7 @@ final class ServerFixture: Sendable {
     func report(_ player: String, signedTransaction: String, orderId: String? = nil) async throws -> HTTPAnswer {
         var body = ["signedTransaction": signedTransaction]
         body["orderId"] = orderId
-        return try await send(.POST, "/v1/purchases", credential: token(player), json: body)
+        return try await send(.post, "/v1/purchases", credential: token(player), json: body)
     }
 
     /// The player's wallet.
