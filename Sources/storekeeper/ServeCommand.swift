@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
                 DevStackConfiguration(
                     port: port, databaseURL: options.database,
                     emulatorDirectory: URL(fileURLWithPath: devDataDir).appendingPathComponent("emulator"),
-                    server: try options.configuration(base: DevStackConfiguration.development),
+                    server: try options.configuration(base: DevStackConfiguration.development, validated: false),
                     handlesSignals: true, logger: logger))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

@@ -15,14 +15,23 @@ struct ServerOptions: ParsableArguments {
         _ = try StoreURL(parsing: database)
     }
 
-    /// The file configuration (or the defaults) with the environment applied.
-    func configuration(base: ServerConfiguration = ServerConfiguration()) throws -> ServerConfiguration {
+    /// The file configuration (or `base`) with the environment applied; with `validated`,
+    /// refuses one the server cannot start with.
+    func configuration(
+        base: ServerConfiguration = ServerConfiguration(), validated: Bool = true
+    ) throws -> ServerConfiguration {
+        let configuration: ServerConfiguration
         do {
-            let configuration = try config.map { try ServerConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? base
-            return try configuration.applyingEnvironment(ProcessInfo.processInfo.environment)
+            configuration = try (config.map { try ServerConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? base)
+                .applyingEnvironment(ProcessInfo.processInfo.environment)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
+        let problems = configuration.validationProblems()
+        guard !validated || problems.isEmpty else {
+            throw ValidationError("the configuration cannot be used:\n  " + problems.joined(separator: "\n  "))
+        }
+        return configuration
     }
 
     /// Opens and migrates the ledger.

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `storekeeper serve`, `token` and `reconcile` as processes.
+struct ServeCommandTests {
+    /// A running `storekeeper serve --dev` child process.
+    final class ServerProcess {
+        let process = Process()
+        let port: Int
+
+        init(directory: URL, port: Int) throws {
+            self.port = port
+            process.executableURL = CommandLineRunner.executable
+            process.arguments = [
+                "serve", "--dev", "--port", "\(port)", "--database", "sqlite:\(directory.path)/ledger.sqlite",
+                "--dev-data-dir", directory.path,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        func request(
+            _ method: String, _ path: String, token: String? = nil, body: String? = nil
+        ) async throws -> (Int, [String: Any]) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0.utf8) }
+            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+        }
+
+        func waitUntilHealthy() async throws {
+            for _ in 0..<400 {
+                if let (status, _) = try? await request("GET", "/healthz"), status == 200 { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("the server did not become healthy")
+        }
+
+        /// Sends SIGTERM and returns the exit status.
+        func terminate() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    @Test func devServerSellsDeliversStopsGracefullyAndKeepsTheLedger() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = Int.random(in: 20_000...40_000)
+        let token = try CommandLineRunner.run(["token", "--player", "alice"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let first = try ServerProcess(directory: directory, port: port)
+        try await first.waitUntilHealthy()
+        let (created, order) = try await first.request(
+            "POST", "/v1/orders", token: token, body: #"{"productId":"coins100"}"#)
+        #expect(created == 201)
+        let appAccountToken = try #require(order["appAccountToken"] as? String)
+        let (paid, purchase) = try await first.request(
+            "POST", "/emulator/v1/devices/phone/purchases",
+            body: #"{"productId":"coins100","appAccountToken":"\#(appAccountToken)"}"#)
+        #expect(paid == 200)
+        let jws = try #require(purchase["signedTransaction"] as? String)
+        let (reported, reply) = try await first.request(
+            "POST", "/v1/purchases", token: token, body: #"{"signedTransaction":"\#(jws)"}"#)
+        #expect(reported == 200)
+        #expect(["delivered", "already_delivered"].contains(reply["status"] as? String))
+        #expect(first.terminate() == 0, "SIGTERM stops the server gracefully")
+
+        let second = try ServerProcess(directory: directory, port: port)
+        try await second.waitUntilHealthy()
+        let (_, wallet) = try await second.request("GET", "/v1/players/me/wallet", token: token)
+        #expect((wallet["balances"] as? [String: Any])?["coins"] as? Int == 100)
+        let (_, again) = try await second.request(
+            "POST", "/v1/purchases", token: token, body: #"{"signedTransaction":"\#(jws)"}"#)
+        #expect(again["status"] as? String == "already_delivered")
+        #expect(second.terminate() == 0)
+    }
+
+    @Test func serveWithoutSecretsRefusesToStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
+        let output = try CommandLineRunner.run(["serve", "--database", "sqlite:\(directory.path)/ledger.sqlite"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("playerTokenSecret"))
+        #expect(output.stderr.contains("adminKey"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing is created before the check")
+    }
+
+    @Test func reconcileWithoutTheServerAPIIsAUsageError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reconcile-\(UUID().uuidString)")
+        let config = directory.appendingPathComponent("config.json")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"playerTokenSecret":"0123456789abcdef","adminKey":"0123456789abcdef"}"#.utf8).write(to: config)
+        let output = try CommandLineRunner.run([
+            "reconcile", "--config", config.path, "--database", "sqlite:\(directory.path)/ledger.sqlite",
+        ])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("App Store Server API is not configured"))
+    }
+}
