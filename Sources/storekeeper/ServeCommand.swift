@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger
         )
         logger.info(
-            "starting", metadata: ["configuration": "\(configuration)", "database": "\(redacted(options.database))"])
+            "starting", metadata: ["configuration": "\(configuration)", "database": "\(options.redactedDatabaseURL)"])
         try await app.runService()
         try await store.close()
     }
@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             stack = try await DevStack(
                 DevStackConfiguration(
-                    port: port, databaseURL: options.database,
+                    port: port, databaseURL: options.databaseURL,
                     emulatorDirectory: URL(fileURLWithPath: devDataDir).appendingPathComponent("emulator"),
                     server: try options.configuration(base: DevStackConfiguration.development, validated: false),
                     handlesSignals: true, logger: logger))
@@ -85,16 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         logger.info(
-            "starting", metadata: ["configuration": "\(stack.configuration)", "database": "\(options.database)"])
+            "starting",
+            metadata: ["configuration": "\(stack.configuration)", "database": "\(options.redactedDatabaseURL)"])
         FileHandle.standardOutput.write(Data(devGuide(stack.configuration).utf8))
         try await stack.waitUntilStopped()
-    }
-
-    /// A database URL without its password.
-    private func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "postgres://***"
     }
 
     private func devGuide(_ configuration: ServerConfiguration) -> String {
@@ -102,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         let token = PlayerTokenVerifier.issue(
             playerId: "alice", secret: configuration.playerTokenSecret ?? "", lifetime: 7 * 86_400)
         return """
-            StoreKeeper dev server on \(base) (ledger \(options.database), emulator data in \(devDataDir))
+            StoreKeeper dev server on \(base) (ledger \(options.redactedDatabaseURL), emulator data in \(devDataDir))
             The App Store emulator answers on the same port: \(base)/emulator/v1, \(base)/sandbox.
 
             Try a purchase as player "alice" (token valid 7 days; `storekeeper token --player NAME` makes more):

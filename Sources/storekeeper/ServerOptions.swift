@@ -8,11 +8,29 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "A JSON configuration file (see docs/server.md); STOREKEEPER_* variables override it.")
     var config: String?
 
-    @Option(help: "The ledger: sqlite:PATH, sqlite::memory: or postgres://user:password@host:port/database.")
-    var database: String = "sqlite:./storekeeper.sqlite"
+    @Option(
+        help: """
+            The ledger: sqlite:PATH, sqlite::memory: or postgres://user:password@host:port/database \
+            (default: $STOREKEEPER_DATABASE, else sqlite:./storekeeper.sqlite).
+            """)
+    var database: String?
+
+    /// The ledger URL: the option, the environment, or the embedded default.
+    var databaseURL: String {
+        database ?? ProcessInfo.processInfo.environment["STOREKEEPER_DATABASE"] ?? "sqlite:./storekeeper.sqlite"
+    }
+
+    /// The ledger URL without its password, for logs.
+    var redactedDatabaseURL: String {
+        guard var components = URLComponents(string: databaseURL), components.password != nil else {
+            return databaseURL
+        }
+        components.password = "***"
+        return components.string ?? "postgres://***"
+    }
 
     func validate() throws {
-        _ = try StoreURL(parsing: database)
+        _ = try StoreURL(parsing: databaseURL)
     }
 
     /// The file configuration (or `base`) with the environment applied; with `validated`,
@@ -36,7 +54,7 @@ struct ServerOptions: ParsableArguments {
 
     /// Opens and migrates the ledger.
     func openStore() async throws -> any LedgerStore {
-        let store = try makeLedgerStore(url: database)
+        let store = try makeLedgerStore(url: databaseURL)
         try await store.migrate()
         return store
     }

@@ -10,6 +10,7 @@ extension ServerConfiguration {
         ("STOREKEEPER_ALLOWED_ENVIRONMENTS", "allowedEnvironments, comma-separated"),
         ("STOREKEEPER_PLAYER_TOKEN_SECRET", "playerTokenSecret"),
         ("STOREKEEPER_ADMIN_KEY", "adminKey"),
+        ("STOREKEEPER_VERIFY_RECEIPT_SHARED_SECRET", "verifyReceipt.sharedSecret"),
         ("STOREKEEPER_WEBHOOK_URL", "webhook.url"),
         ("STOREKEEPER_WEBHOOK_SECRET", "webhook.secret"),
         ("STOREKEEPER_APPLE_API_BASE_URL", "appStoreServerAPI.baseURL"),
@@ -41,6 +42,9 @@ extension ServerConfiguration {
         }
         if let secret = value("STOREKEEPER_PLAYER_TOKEN_SECRET") { configuration.playerTokenSecret = secret }
         if let adminKey = value("STOREKEEPER_ADMIN_KEY") { configuration.adminKey = adminKey }
+        if let sharedSecret = value("STOREKEEPER_VERIFY_RECEIPT_SHARED_SECRET") {
+            configuration.verifyReceipt.sharedSecret = sharedSecret
+        }
         if let text = value("STOREKEEPER_WEBHOOK_URL") {
             guard let url = URL(string: text), url.scheme != nil else {
                 throw ConfigurationError("STOREKEEPER_WEBHOOK_URL must be an absolute URL")

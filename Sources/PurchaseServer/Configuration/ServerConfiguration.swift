@@ -125,6 +125,12 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         var problems = catalog.validationProblems()
         if bundleId.isEmpty { problems.append("bundleId is empty") }
         if allowedEnvironments.isEmpty { problems.append("allowedEnvironments is empty: nothing could be delivered") }
+        let known: Set<AppStoreEnvironment> = [.production, .sandbox, .xcode, .localTesting]
+        for environment in allowedEnvironments + [deploymentEnvironment] where !known.contains(environment) {
+            problems.append(
+                "\"\(environment.rawValue)\" is not an App Store environment (Production, Sandbox, Xcode, LocalTesting)"
+            )
+        }
         if (playerTokenSecret ?? "").utf8.count < 12 {
             problems.append("playerTokenSecret (STOREKEEPER_PLAYER_TOKEN_SECRET) must be set, at least 12 bytes")
         }

@@ -34,4 +34,14 @@ public struct VerifyReceiptSettings: Codable, Hashable, Sendable {
         self.sandboxURL = sandboxURL
         self.sharedSecret = sharedSecret
     }
+
+    /// Decodes settings; absent keys keep the defaults (off, Apple's URLs).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = VerifyReceiptSettings()
+        mode = try container.decodeIfPresent(Mode.self, forKey: .mode) ?? defaults.mode
+        productionURL = try container.decodeIfPresent(URL.self, forKey: .productionURL) ?? defaults.productionURL
+        sandboxURL = try container.decodeIfPresent(URL.self, forKey: .sandboxURL) ?? defaults.sandboxURL
+        sharedSecret = try container.decodeIfPresent(String.self, forKey: .sharedSecret)
+    }
 }

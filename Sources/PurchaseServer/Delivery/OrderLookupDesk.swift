@@ -14,6 +14,7 @@ struct OrderLookupDesk: Sendable {
     let store: any LedgerStore
 
     func lookUp(_ request: OrderLookupRequest) async throws -> OrderLookupAnswer {
+        guard !request.appleOrderId.isEmpty else { throw ServerError.invalidRequest("appleOrderId is empty") }
         let response: OrderLookupResponse
         do {
             response = try await client.lookUpOrderId(request.appleOrderId)
@@ -22,13 +23,14 @@ struct OrderLookupDesk: Sendable {
         }
         var answers: [PurchaseAnswer] = []
         for signed in response.signedTransactions ?? [] {
-            answers.append(await deliver(signed, playerId: request.playerId))
+            answers.append(try await deliver(signed, playerId: request.playerId))
         }
         return OrderLookupAnswer(
             appleOrderId: request.appleOrderId, status: response.status?.rawValue ?? 1, transactions: answers)
     }
 
-    private func deliver(_ signedTransaction: String, playerId: String?) async -> PurchaseAnswer {
+    /// Delivers one transaction; refusals are answers, database failures are thrown.
+    private func deliver(_ signedTransaction: String, playerId: String?) async throws -> PurchaseAnswer {
         do {
             let payload = try await jwsVerifier.verifyTransaction(signedTransaction)
             guard let transaction = VerifiedTransaction(payload) else {
@@ -41,8 +43,6 @@ struct OrderLookupDesk: Sendable {
             return PurchaseAnswer(.rejected(error.code.rawValue, error.message))
         } catch let refusal as DeliveryRefusal {
             return PurchaseAnswer(refusal)
-        } catch {
-            return PurchaseAnswer(.pending("storage_unavailable", "\(error)"))
         }
     }
 }

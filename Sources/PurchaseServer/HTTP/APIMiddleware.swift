@@ -1,9 +1,10 @@
 import Hummingbird
+import Ledger
 import Logging
 
 /// Wraps every request: answers any error that is not already an HTTP answer with a JSON
-/// `internal_error` (500) or `storage_unavailable` (503) instead of an empty 500, logs it
-/// without the request body, and records the route's status and latency.
+/// `storage_unavailable` (503, the ledger failed) or `internal_error` (500) instead of an
+/// empty 500, logs it without the request body, and records the route's status and latency.
 struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
@@ -21,8 +22,11 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             logger.error(
                 "request failed", metadata: ["path": .string(request.uri.path), "error": .string("\(error)")])
-            let answer = ServerError("internal_error", "the server failed; retry later", status: .internalServerError)
-            record(context, status: 500, since: start)
+            let answer =
+                error is LedgerError
+                ? ServerError.storageUnavailable("the database failed; retry later")
+                : ServerError("internal_error", "the server failed; retry later", status: .internalServerError)
+            record(context, status: Int(answer.status.code), since: start)
             return try answer.response(from: request, context: context)
         }
         record(context, status: Int(response.status.code), since: start)

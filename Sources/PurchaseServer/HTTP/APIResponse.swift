@@ -28,8 +28,10 @@ enum APIResponse {
         var request = request
         do {
             return Data(try await request.collectBody(upTo: limit).readableBytesView)
-        } catch {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw .bodyTooLarge(limit: limit)
+        } catch {
+            throw .invalidRequest("the request body could not be read")
         }
     }
 

@@ -21,9 +21,12 @@ public struct ServerError: Error, HTTPResponseError, Hashable, CustomStringConve
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
 
-    /// `{"error": code, "message": message}` with ``status``.
+    /// `{"error": code, "message": message}` with ``status`` (and `WWW-Authenticate: Bearer`
+    /// on 401).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        APIResponse.json(ErrorBody(error: code, message: message), status: status)
+        var response = APIResponse.json(ErrorBody(error: code, message: message), status: status)
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
     }
 
     /// The JSON body of every error answer.

@@ -26,7 +26,7 @@ struct OutboxWorker: Sendable {
         for message in messages {
             let failure: String?
             do {
-                let response = try await transport.send(request(for: message))
+                let response = try await post(request(for: message))
                 failure = response.isSuccess ? nil : "HTTP \(response.status)"
             } catch {
                 failure = "\(error)"
@@ -55,6 +55,23 @@ struct OutboxWorker: Sendable {
         var acknowledged: Int
         /// Whether the batch was full, so more may be due.
         var full: Bool
+    }
+
+    /// Sends a post, giving up after the webhook's timeout.
+    private func post(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        try await withThrowingTaskGroup(of: HTTPResponseData?.self) { group in
+            group.addTask { try await transport.send(request) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(webhook.timeoutSeconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let response = try await group.next() ?? nil else {
+                throw ServerError(
+                    "webhook_timeout", "no answer in \(webhook.timeoutSeconds) s", status: .gatewayTimeout)
+            }
+            return response
+        }
     }
 
     /// The signed POST for a message.
