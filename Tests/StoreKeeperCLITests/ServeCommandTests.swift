@@ -1,55 +1,15 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `storekeeper serve`, `token` and `reconcile` as processes.
 struct ServeCommandTests {
-    /// A running `storekeeper serve --dev` child process.
-    final class ServerProcess {
-        let process = Process()
-        let port: Int
-
-        init(directory: URL, port: Int) throws {
-            self.port = port
-            process.executableURL = CommandLineRunner.executable
-            process.arguments = [
+    /// Starts `storekeeper serve --dev` with its ledger and emulator in `directory`.
+    static func devServer(directory: URL, port: Int) throws -> ChildServer {
+        try ChildServer(
+            [
                 "serve", "--dev", "--port", "\(port)", "--database", "sqlite:\(directory.path)/ledger.sqlite",
                 "--dev-data-dir", directory.path,
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        func request(
-            _ method: String, _ path: String, token: String? = nil, body: String? = nil
-        ) async throws -> (Int, [String: Any]) {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-            request.httpMethod = method
-            request.httpBody = body.map { Data($0.utf8) }
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
-        }
-
-        func waitUntilHealthy() async throws {
-            for _ in 0..<400 {
-                if let (status, _) = try? await request("GET", "/healthz"), status == 200 { return }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            Issue.record("the server did not become healthy")
-        }
-
-        /// Sends SIGTERM and returns the exit status.
-        func terminate() -> Int32 {
-            process.terminate()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+            ], port: port)
     }
 
     @Test func devServerSellsDeliversStopsGracefullyAndKeepsTheLedger() async throws {
@@ -60,8 +20,8 @@ struct ServeCommandTests {
         let token = try CommandLineRunner.run(["token", "--player", "alice"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let first = try ServerProcess(directory: directory, port: port)
-        try await first.waitUntilHealthy()
+        let first = try Self.devServer(directory: directory, port: port)
+        try await first.waitUntilServing("/healthz")
         let (created, order) = try await first.request(
             "POST", "/v1/orders", token: token, body: #"{"productId":"coins100"}"#)
         #expect(created == 201)
@@ -77,8 +37,8 @@ struct ServeCommandTests {
         #expect(["delivered", "already_delivered"].contains(reply["status"] as? String))
         #expect(first.terminate() == 0, "SIGTERM stops the server gracefully")
 
-        let second = try ServerProcess(directory: directory, port: port)
-        try await second.waitUntilHealthy()
+        let second = try Self.devServer(directory: directory, port: port)
+        try await second.waitUntilServing("/healthz")
         let (_, wallet) = try await second.request("GET", "/v1/players/me/wallet", token: token)
         #expect((wallet["balances"] as? [String: Any])?["coins"] as? Int == 100)
         let (_, again) = try await second.request(
