@@ -57,7 +57,7 @@ struct NotificationDeliveryTests {
             let gaps = zip(attemptDates.dropFirst(), attemptDates).map { $0 - $1 }
             #expect(gaps[0] >= 3600 * timeScale - 0.002, "first retry 1 h (scaled) after the first attempt")
             #expect(gaps[1] >= 12 * 3600 * timeScale - 0.002, "second retry 12 h (scaled) after the second")
-            #expect(gaps[1] > gaps[0])
+            // Only lower bounds: on a loaded machine an attempt may start late, never early.
         }
     }
 
