@@ -1,3 +1,4 @@
+import AppStoreSigning
 import Crypto
 import Foundation
 
@@ -47,13 +48,13 @@ public struct PlayerTokenVerifier: Sendable {
     public static func issue(playerId: String, secret: String, lifetime: TimeInterval = 3_600, now: Date = Date())
         -> String
     {
-        let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64URLEncodedString()
+        let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64URLEncodedString
         let claims = Claims(sub: playerId, exp: (now.timeIntervalSince1970 + lifetime).rounded(.down), nbf: nil)
-        let payload = ((try? JSONEncoder().encode(claims)) ?? Data()).base64URLEncodedString()
+        let payload = ((try? JSONEncoder().encode(claims)) ?? Data()).base64URLEncodedString
         let signingInput = "\(header).\(payload)"
         let signature = HMAC<SHA256>.authenticationCode(
             for: Data(signingInput.utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        return "\(signingInput).\(Data(signature).base64URLEncodedString())"
+        return "\(signingInput).\(Data(signature).base64URLEncodedString)"
     }
 
     private struct Header: Decodable {
@@ -68,18 +69,20 @@ public struct PlayerTokenVerifier: Sendable {
 }
 
 extension Data {
-    /// Decodes unpadded base64url.
+    /// Decodes unpadded base64url (`-` and `_`, no `=`).
     init?(base64URLEncoded text: Substring) {
-        guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=") })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        self.init(base64Encoded: base64)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
+            default: bytes.append(byte)
+            }
+        }
+        bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
+        self.init(base64Encoded: Data(bytes))
     }
 
-    /// Encodes as unpadded base64url.
-    func base64URLEncodedString() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }
