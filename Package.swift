@@ -134,6 +134,7 @@ let package = Package(
             name: "AppStoreVerificationTests",
             dependencies: [
                 "AppStoreModel",
+                "LedgerTestSupport",
                 "AppStoreVerification",
                 "AppStoreSigning",
                 .product(name: "Crypto", package: "swift-crypto"),

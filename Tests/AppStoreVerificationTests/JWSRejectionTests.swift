@@ -2,6 +2,7 @@ import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// Every way a JWS can fail, each with its own code, on chains made in the test.
@@ -238,20 +239,5 @@ struct JWSRejectionTests {
     private func base64(_ base64url: String) -> String {
         let text = base64url.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         return text + String(repeating: "=", count: (4 - text.count % 4) % 4)
-    }
-}
-
-/// A deterministic random number generator (SplitMix64), so failures replay.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -2,6 +2,7 @@ import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// Receipts signed in the test: every field decodes, every failure has its code.
