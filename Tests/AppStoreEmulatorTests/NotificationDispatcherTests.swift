@@ -72,7 +72,8 @@ struct NotificationDispatcherTests {
         for (index, expected) in expectedGaps.enumerated() {
             let gap = attempts[index + 1].attemptDate.timeIntervalSince(attempts[index].attemptDate)
             #expect(gap >= expected - 0.002, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
-            #expect(gap < expected + 1, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
+            // Late starts happen on a loaded machine; an unscaled schedule would be hours late.
+            #expect(gap < expected + 5, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
             #expect(attempts[index].nextAttemptDate == attempts[index].attemptDate.addingTimeInterval(expected))
         }
         await dispatcher.shutdown()
@@ -380,14 +381,15 @@ struct NotificationDispatcherTests {
     }
 
     @Test func reorderedNotificationsAllArriveInTheOrderOfTheirSeededDelays() async throws {
-        let faults = NotificationFaults(reorderRate: 1, maxReorderDelay: .milliseconds(2000), seed: 4)
+        let faults = NotificationFaults(reorderRate: 1, maxReorderDelay: .milliseconds(6000), seed: 4)
         let uuids = (0..<4).map { "reordered-\($0)" }
         let delays = uuids.map { faults.attemptFaults(uuid: $0, attemptNumber: 1).extraDelay }
         let expectedOrder = uuids.indices.sorted { delays[$0] < delays[$1] }.map { uuids[$0] }
-        // Seed 4 spreads the delays far apart, and the first notification arrives last.
+        // Seed 4 spreads the delays far apart (at least 0.75 s, more than a loaded machine's
+        // scheduling jitter), and the first notification arrives last.
         let sorted = delays.sorted()
         let closest = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.min()!
-        try #require(closest >= .milliseconds(250), "delays \(delays)")
+        try #require(closest >= .milliseconds(750), "delays \(delays)")
         try #require(expectedOrder.last == uuids.first)
 
         let transport = FakeTransport()
