@@ -1,0 +1,92 @@
+import AppStoreEmulator
+import Foundation
+import Ledger
+import PurchaseSDK
+import Testing
+
+/// The server down, answering 5xx, too slow, or its answer lost: the pipeline retries
+/// with backoff until the delivery is acknowledged, and the goods arrive once.
+@Suite struct ServerFailureTests {
+    /// Checks that `player` got one coins100 delivery, finished with the store.
+    private func expectDeliveredOnce(_ outcome: PurchaseOutcome, to player: String, in fixture: SDKFixture)
+        async throws
+    {
+        guard case .delivered(let record) = outcome else {
+            Issue.record("expected a delivery, got \(outcome)")
+            return
+        }
+        #expect(try await fixture.purchases(player).map(\.transactionId) == [record.transactionId])
+        #expect(try await fixture.wallet(player) == ["coins": 100])
+        #expect(await fixture.charges().map(\.finished) == [true])
+    }
+
+    @Test func aServerDownForAWhileDeliversWhenItIsBack() async throws {
+        try await withFixture { fixture in
+            let stack = fixture.stack
+            let (pipeline, _) = await fixture.pipeline(player: "dora") { boundary, _ in
+                guard boundary == .beforeServerCall else { return }
+                let outage = Task { try await stack.restart(downtime: .seconds(1)) }
+                try await Task.sleep(for: .milliseconds(200))
+                _ = outage
+            }
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "dora", in: fixture)
+            #expect(outcome.record.attempts >= 1, "the report was retried during the outage")
+            await pipeline.stop()
+        }
+    }
+
+    @Test func fiveHundredsAreRetried() async throws {
+        try await withFixture { fixture in
+            await fixture.faults.add(.status(503), times: 3, path: "/v1/purchases")
+            await fixture.faults.add(.status(500), times: 1, path: "/v1/orders")
+            let (pipeline, _) = await fixture.pipeline(player: "eve")
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "eve", in: fixture)
+            #expect(outcome.record.attempts == 3)
+            #expect(await fixture.faults.injected == 4)
+            await pipeline.stop()
+        }
+    }
+
+    @Test func timeoutsAndLostAnswersAreRetriedWithoutDoubleDelivery() async throws {
+        try await withFixture { fixture in
+            await fixture.faults.add(.stall, times: 1, path: "/v1/purchases")
+            await fixture.faults.add(.loseAnswer, times: 2, path: "/v1/purchases")
+            let (pipeline, _) = await fixture.pipeline(player: "finn", timeout: 0.5)
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "finn", in: fixture)
+            #expect(outcome.record.attempts == 3)
+            #expect(outcome.record.delivery?.status == "already_delivered", "a lost answer had delivered")
+            await pipeline.stop()
+        }
+    }
+
+    @Test func aPermanentRefusalIsRecordedAndFinished() async throws {
+        try await withFixture { fixture in
+            // Gina's order, paid on Hank's phone (a shared device): Hank may not have it.
+            let token = UUID().uuidString.lowercased()
+            _ = try await fixture.stack.store.createOrder(
+                Order(
+                    orderId: UUID().uuidString.lowercased(), playerId: "gina", productId: "coins100",
+                    appAccountToken: token, createdAt: Date(), expiresAt: Date().addingTimeInterval(3_600)))
+            _ = try await fixture.stack.emulator.purchase(
+                deviceId: "phone", PurchaseRequest(productId: "coins100", appAccountToken: token))
+
+            let (pipeline, _) = await fixture.pipeline(player: "hank")
+            try await pipeline.start()
+            await pipeline.waitUntilIdle()
+            let records = await pipeline.allRecords()
+            #expect(records.map(\.state) == [.failed(reason: "transaction_belongs_to_other_player")])
+            #expect(records.map(\.origin) == [.store])
+            #expect(records.map(\.transactionFinished) == [true])
+            #expect(await fixture.charges().map(\.finished) == [true])
+            #expect(try await fixture.wallet("hank").isEmpty)
+            #expect(try await fixture.purchases("hank").isEmpty)
+            await pipeline.stop()
+        }
+    }
+}
