@@ -62,7 +62,9 @@
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return ([], []) }
-            guard status == errSecSuccess, let items = result as? [Data] else { throw KeychainJournalError.status(status) }
+            guard status == errSecSuccess, let items = result as? [Data] else {
+                throw KeychainJournalError.status(status)
+            }
             var records: [PurchaseRecord] = []
             var damage: [JournalDamage] = []
             for (index, item) in items.enumerated() {

@@ -6,6 +6,10 @@ import PurchaseSDKEmulator
 import PurchaseServer
 import StoreKeeperDev
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `storekeeper demo`: server, emulator and client SDK in one process, walking one purchase
 /// through an app kill and a server outage.
 struct DemoCommand: AsyncParsableCommand {
@@ -61,7 +65,9 @@ struct DemoCommand: AsyncParsableCommand {
 
         let first = pipeline(base: base, journal: journal, secret: secret) { boundary, record in
             guard boundary == .beforeReport else { return }
-            say("3. Apple charged: transaction \(record.transactionId ?? "?") journaled for order \(record.orderId ?? "?")")
+            say(
+                "3. Apple charged: transaction \(record.transactionId ?? "?") journaled for order \(record.orderId ?? "?")"
+            )
             say("   ✗ the app is killed before it reports the purchase")
             throw SimulatedCrash(at: boundary)
         }
@@ -75,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         say("4. the server goes down for \(outage) s")
         let restart = Task { try await stack.restart(downtime: .milliseconds(Int(outage * 1_000))) }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntilDown(base)
 
         say("5. the app starts again and resumes from its journal")
         let attempts = AttemptCounter()
@@ -95,12 +101,23 @@ struct DemoCommand: AsyncParsableCommand {
         return try await verify(stack: stack)
     }
 
+    /// Waits until the server refuses new connections.
+    private func waitUntilDown(_ base: URL) async throws {
+        let probe = URLSessionTransport(session: URLSession(configuration: .ephemeral), timeout: 1)
+        let health = NetworkRequest(method: "GET", url: base.appendingPathComponent("healthz"))
+        while (try? await probe.send(health)) != nil {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     private func verify(stack: DevStack) async throws -> Bool {
         let charges = await stack.emulator.ledger()
         let purchases = try await stack.store.purchases(playerId: player)
         let wallet = try await stack.store.wallet(playerId: player)
         say("7. Apple charged \(charges.count) time(s); the ledger holds \(purchases.count) delivery(ies)")
-        say("   wallet of \(player): \(wallet.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
+        say(
+            "   wallet of \(player): \(wallet.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))"
+        )
         let exactlyOnce =
             charges.count == 1 && charges.allSatisfy(\.finished)
             && purchases.map(\.transactionId) == charges.map(\.transactionId)
@@ -136,6 +153,5 @@ private actor AttemptCounter {
 
 /// Prints a step of the walk.
 private func say(_ line: String) {
-    print(line)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

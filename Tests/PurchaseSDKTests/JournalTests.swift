@@ -2,7 +2,7 @@ import Foundation
 import PurchaseSDK
 import Testing
 
-@Suite struct JournalTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalTests {
     private func temporaryJournal() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString.prefix(8))/journal")
     }
@@ -70,14 +70,15 @@ import Testing
     }
 }
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
     @Test func waitsGrowExponentiallyUpToTheCap() {
         let policy = RetryPolicy(
             initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2, jitter: 0)
         let waits = (1...6).map { policy.delay(afterFailures: $0, random: 0.3) }
         #expect(
             waits == [
-                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
             ])
     }
 

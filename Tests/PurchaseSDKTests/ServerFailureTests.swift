@@ -4,9 +4,13 @@ import Ledger
 import PurchaseSDK
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The server down, answering 5xx, too slow, or its answer lost: the pipeline retries
 /// with backoff until the delivery is acknowledged, and the goods arrive once.
-@Suite struct ServerFailureTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerFailureTests {
     /// Checks that `player` got one coins100 delivery, finished with the store.
     private func expectDeliveredOnce(_ outcome: PurchaseOutcome, to player: String, in fixture: SDKFixture)
         async throws
@@ -23,17 +27,26 @@ import Testing
     @Test func aServerDownForAWhileDeliversWhenItIsBack() async throws {
         try await withFixture { fixture in
             let stack = fixture.stack
+            let outage = Outage()
             let (pipeline, _) = await fixture.pipeline(player: "dora") { boundary, _ in
-                guard boundary == .beforeServerCall else { return }
-                let outage = Task { try await stack.restart(downtime: .seconds(1)) }
-                try await Task.sleep(for: .milliseconds(200))
-                _ = outage
+                guard boundary == .beforeServerCall, await outage.begin() else { return }
+                Task { try await stack.restart(downtime: .seconds(1)) }
+                try await Self.waitUntilRefused(await stack.baseURL)
             }
             try await pipeline.start()
             let outcome = try await pipeline.purchase(productId: "coins100")
             try await expectDeliveredOnce(outcome, to: "dora", in: fixture)
             #expect(outcome.record.attempts >= 1, "the report was retried during the outage")
             await pipeline.stop()
+        }
+    }
+
+    /// Waits until new connections to `base` are refused: the server is down.
+    private static func waitUntilRefused(_ base: URL) async throws {
+        let probe = URLSessionTransport(session: URLSession(configuration: .ephemeral), timeout: 1)
+        while (try? await probe.send(NetworkRequest(method: "GET", url: base.appendingPathComponent("healthz")))) != nil
+        {
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -88,5 +101,16 @@ import Testing
             #expect(try await fixture.purchases("hank").isEmpty)
             await pipeline.stop()
         }
+    }
+}
+
+/// Takes the server down once, on the first report.
+private actor Outage {
+    private var begun = false
+
+    /// True the first time only.
+    func begin() -> Bool {
+        defer { begun = true }
+        return !begun
     }
 }

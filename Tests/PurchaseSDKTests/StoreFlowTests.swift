@@ -5,7 +5,7 @@ import PurchaseSDK
 import Testing
 
 /// Ask to Buy, promoted purchases, the StoreKit 1 receipt path and the event log.
-@Suite struct StoreFlowTests {
+@Suite(.timeLimit(.minutes(1))) struct StoreFlowTests {
     @Test func askToBuyStaysPendingAcrossLaunchesUntilApproved() async throws {
         try await withFixture { fixture in
             try await fixture.stack.emulator.updateDevice("phone", settings: DeviceSettings(askToBuy: true))

@@ -6,6 +6,7 @@ public actor PurchaseEventLog {
     private let server: PurchaseServerClient
     private let tokens: PlayerTokenProvider
     private var queue: [(playerId: String, event: PurchaseEvent)] = []
+    private var lastFlush: Task<Int, Never>?
 
     /// Creates a log that sends to `server`.
     public init(server: PurchaseServerClient, tokens: @escaping PlayerTokenProvider, batchSize: Int = 50) {
@@ -22,10 +23,20 @@ public actor PurchaseEventLog {
     /// The events not sent yet.
     public var queued: [PurchaseEvent] { queue.map(\.event) }
 
-    /// Sends the queued events, per player, ``batchSize`` at a time. Events that could not
-    /// be sent stay queued; returns how many were sent.
+    /// Sends the queued events, per player, ``batchSize`` at a time, after any flush
+    /// already under way. Events that could not be sent stay queued; returns how many were sent.
     @discardableResult
     public func flush() async -> Int {
+        let previous = lastFlush
+        let flush = Task {
+            _ = await previous?.value
+            return await self.sendQueued()
+        }
+        lastFlush = flush
+        return await flush.value
+    }
+
+    private func sendQueued() async -> Int {
         let taken = queue
         queue.removeAll()
         var sent = 0

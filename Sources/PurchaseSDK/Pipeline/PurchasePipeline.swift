@@ -53,7 +53,8 @@ public actor PurchasePipeline {
         journalDamage = contents.damage
         phase = .running
         for damage in contents.damage {
-            await log("journal_damaged", playerId: player, attributes: ["line": "\(damage.line)", "reason": damage.reason])
+            await log(
+                "journal_damaged", playerId: player, attributes: ["line": "\(damage.line)", "reason": damage.reason])
         }
         try await resume()
         listen()
