@@ -45,6 +45,7 @@ final class SDKFixture: Sendable {
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
         crashAt boundary: PipelineBoundary? = nil, timeout: TimeInterval = 5,
+        clock: any PipelineClock = SystemPipelineClock(),
         hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in }
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
@@ -55,7 +56,9 @@ final class SDKFixture: Sendable {
             store: store, journal: FilePurchaseJournal(url: journalURL(device: device)),
             server: PurchaseServerClient(baseURL: base, transport: transport),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
+            clock: clock,
             retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),
+            random: { 1 },
             hooks: PipelineHooks { passed, record in
                 try await hook(passed, record)
                 if passed == boundary { throw SimulatedCrash(at: passed) }

@@ -54,12 +54,15 @@ import Testing
         try await withFixture { fixture in
             await fixture.faults.add(.status(503), times: 3, path: "/v1/purchases")
             await fixture.faults.add(.status(500), times: 1, path: "/v1/orders")
-            let (pipeline, _) = await fixture.pipeline(player: "eve")
+            let clock = RecordingClock()
+            let (pipeline, _) = await fixture.pipeline(player: "eve", clock: clock)
             try await pipeline.start()
             let outcome = try await pipeline.purchase(productId: "coins100")
             try await expectDeliveredOnce(outcome, to: "eve", in: fixture)
             #expect(outcome.record.attempts == 3)
             #expect(await fixture.faults.injected == 4)
+            let waits: [Duration] = [.milliseconds(20), .milliseconds(20), .milliseconds(40), .milliseconds(80)]
+            #expect(await clock.waits == waits, "one wait for the order, three growing ones for the report")
             await pipeline.stop()
         }
     }
@@ -112,5 +115,17 @@ private actor Outage {
     func begin() -> Bool {
         defer { begun = true }
         return !begun
+    }
+}
+
+/// The real clock, remembering every wait the pipeline asked for.
+private actor RecordingClock: PipelineClock {
+    private(set) var waits: [Duration] = []
+
+    nonisolated var now: Date { Date() }
+
+    func sleep(for duration: Duration) async throws {
+        waits.append(duration)
+        try await Task.sleep(for: duration)
     }
 }

@@ -6,6 +6,15 @@ import Testing
 
 /// Ask to Buy, promoted purchases, the StoreKit 1 receipt path and the event log.
 @Suite(.timeLimit(.minutes(1))) struct StoreFlowTests {
+    @Test func theEmulatedStoreSellsItsCatalog() async throws {
+        try await withFixture { fixture in
+            let (_, store) = await fixture.pipeline(player: nil)
+            let products = try await store.products(ids: ["coins100", "potion", "no.such.product"])
+            #expect(products.map(\.productId).sorted() == ["coins100", "potion"])
+            #expect(products.first { $0.productId == "coins100" }?.priceMilliunits == 990)
+        }
+    }
+
     @Test func askToBuyStaysPendingAcrossLaunchesUntilApproved() async throws {
         try await withFixture { fixture in
             try await fixture.stack.emulator.updateDevice("phone", settings: DeviceSettings(askToBuy: true))
