@@ -50,7 +50,8 @@ final class SDKFixture: Sendable {
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
         let store = EmulatorStoreClient(
-            baseURL: base, deviceId: device, behaviour: behaviour, pollInterval: .milliseconds(50))
+            baseURL: base, deviceId: device, behaviour: behaviour, pollInterval: .milliseconds(50),
+            transport: FaultyTransport(base: URLSessionTransport(), plan: faults))
         let transport = FaultyTransport(base: URLSessionTransport(timeout: timeout), plan: faults)
         let configuration = PipelineConfiguration(
             store: store, journal: FilePurchaseJournal(url: journalURL(device: device)),

@@ -45,6 +45,27 @@ import Testing
         }
     }
 
+    @Test func aChargeWhoseAnswerWasLostIsDeliveredFromTheStoresUpdates() async throws {
+        try await withFixture { fixture in
+            await fixture.faults.add(.loseAnswer, times: 1, path: "/devices/phone/purchases")
+            let (pipeline, _) = await fixture.pipeline(player: "tara")
+            try await pipeline.start()
+            var outcomes = pipeline.outcomes.makeAsyncIterator()
+            let answer = try await pipeline.purchase(productId: "coins100")
+            #expect(answer.record.state == .failed(reason: "store_unavailable"))
+            #expect(await outcomes.next() == answer)
+
+            guard case .delivered(let record) = await outcomes.next() else {
+                Issue.record("the charge was not delivered")
+                return
+            }
+            #expect(record.id == answer.record.id)
+            #expect(try await fixture.wallet("tara") == ["coins": 100])
+            #expect(await fixture.charges().map(\.finished) == [true])
+            await pipeline.stop()
+        }
+    }
+
     @Test func aPromotedPurchaseWaitsForAPlayer() async throws {
         try await withFixture { fixture in
             let (pipeline, store) = await fixture.pipeline(player: nil)

@@ -71,20 +71,21 @@ extension PurchasePipeline {
 
     private func continueOrder(_ record: PurchaseRecord, with transaction: StoreTransaction) async throws {
         guard workers[record.id] == nil else { return }
-        switch record.state {
-        case .created, .purchasing, .pending, .cancelled:
+        guard record.transactionId != nil else {
+            // The store charged for an order the journal took for unpaid (pending, cancelled
+            // by a kill, or failed when the store's answer was lost): deliver it now.
             var next = record.moved(to: .purchased)
             next.bind(transaction)
             try await persist(next)
             await log("store_purchased", next, attributes: ["via": "transaction_update"])
             _ = launch(next.id)
-        case .purchased, .reported, .delivered:
-            _ = launch(record.id)
-        case .failed:
-            if !record.transactionFinished { _ = launch(record.id) }
-        case .finished:
-            // Finished and journaled; the store missed the finish. Finishing is idempotent.
+            return
+        }
+        if record.transactionFinished {
+            // Finished and journaled, yet listed again: finishing is idempotent.
             try? await configuration.store.finish(transactionId: transaction.transactionId)
+        } else {
+            _ = launch(record.id)
         }
     }
 
