@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
         .library(name: "StoreKeeperDev", targets: ["StoreKeeperDev"]),
+        .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
+        .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
+        .library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -112,12 +115,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "PurchaseSDK"),
+        .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
+        .target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK"]),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
                 "AppStoreModel",
                 "PurchaseServer",
                 "StoreKeeperDev",
+                "PurchaseSDK",
+                "PurchaseSDKEmulator",
                 "Ledger",
                 .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
@@ -199,6 +207,20 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "PurchaseSDKTests",
+            dependencies: [
+                "PurchaseSDK",
+                "PurchaseSDKEmulator",
+                "StoreKeeperDev",
+                "PurchaseServer",
+                "Ledger",
+                "LedgerTestSupport",
+                "AppStoreEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "StoreKeeperCLITests", dependencies: ["storekeeper", "AppStoreModel", "AppStoreSigning"]),

@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A ``PurchaseJournal`` in one file, one checksummed line per record.
+///
+/// Every write replaces the file atomically: the whole journal goes to a temporary file
+/// that is fsynced, renamed over the journal, and the directory fsynced, so after a crash
+/// at any instruction the file holds either the old or the new journal. Lines that fail
+/// their checksum are reported by ``load()`` and appended to `<name>.damaged` next to the
+/// journal before the next write leaves them out, so nothing is lost silently.
+public actor FilePurchaseJournal: PurchaseJournal {
+    /// The journal file.
+    public nonisolated let url: URL
+    private var records: [String: PurchaseRecord] = [:]
+    private var isLoaded = false
+
+    /// A journal at `url`; the directory is created when missing.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Where damaged lines are kept for support.
+    public nonisolated var damagedEntriesURL: URL {
+        url.appendingPathExtension("damaged")
+    }
+
+    public func load() throws -> JournalContents {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: temporaryURL)
+        let data = (try? Data(contentsOf: url)) ?? Data()
+        var loaded: [String: PurchaseRecord] = [:]
+        var damage: [JournalDamage] = []
+        let text = String(decoding: data, as: UTF8.self)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty {
+            switch JournalEntryCoding.entry(from: line, number: index + 1) {
+            case .record(let record): loaded[record.id] = record
+            case .damaged(let problem): damage.append(problem)
+            }
+        }
+        if !damage.isEmpty { try keep(damage) }
+        records = loaded
+        isLoaded = true
+        return JournalContents(records: Self.ordered(loaded.values), damage: damage)
+    }
+
+    public func write(_ record: PurchaseRecord) throws {
+        if !isLoaded { _ = try load() }
+        var updated = records
+        updated[record.id] = record
+        var data = Data()
+        for entry in Self.ordered(updated.values) { data += try JournalEntryCoding.line(for: entry) }
+        try replaceFile(with: data)
+        records = updated
+    }
+
+    private var temporaryURL: URL { url.appendingPathExtension("tmp") }
+
+    private static func ordered(_ records: some Sequence<PurchaseRecord>) -> [PurchaseRecord] {
+        records.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// Appends damaged lines to the side file, durably.
+    private func keep(_ damage: [JournalDamage]) throws {
+        let text = damage.map { "line \($0.line) \($0.reason): \($0.text)\n" }.joined()
+        let descriptor = open(damagedEntriesURL.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        guard descriptor >= 0 else { throw JournalError.io("open", damagedEntriesURL.path, errno) }
+        defer { close(descriptor) }
+        try Self.writeAll(Data(text.utf8), to: descriptor, path: damagedEntriesURL.path)
+        guard fsync(descriptor) == 0 else { throw JournalError.io("fsync", damagedEntriesURL.path, errno) }
+    }
+
+    /// write temp → fsync → rename → fsync directory.
+    private func replaceFile(with data: Data) throws {
+        let temporary = temporaryURL.path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw JournalError.io("open", temporary, errno) }
+        do {
+            try Self.writeAll(data, to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw JournalError.io("fsync", temporary, errno) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, url.path) == 0 else { throw JournalError.io("rename", temporary, errno) }
+        let directory = open(url.deletingLastPathComponent().path, O_RDONLY)
+        guard directory >= 0 else { throw JournalError.io("open", url.deletingLastPathComponent().path, errno) }
+        defer { close(directory) }
+        guard fsync(directory) == 0 else { throw JournalError.io("fsync", url.deletingLastPathComponent().path, errno) }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw JournalError.io("write", path, errno)
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// `write(2)` under a name the actor's own `write(_:)` does not shadow.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One order as the journal keeps it: who ordered what, the server's order, Apple's
+/// transaction once charged, and the server's answer.
+public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
+    /// Where the purchase came from.
+    public enum Origin: String, Codable, Hashable, Sendable {
+        /// The game called ``PurchasePipeline/purchase(productId:quantity:)``.
+        case game
+        /// The customer started it in the App Store (a promoted purchase).
+        case promoted
+        /// The store listed a transaction no journal entry knew (a lost journal, another
+        /// device): delivered to the player signed in when it appeared.
+        case store
+    }
+
+    /// The journal's own id for the order.
+    public var id: String
+    /// The player who ordered: the goods go to this player, whoever is signed in later.
+    public var playerId: String
+    /// The product ordered.
+    public var productId: String
+    /// How many.
+    public var quantity: Int
+    /// Where the purchase came from.
+    public var origin: Origin
+    /// The state.
+    public var state: PurchaseState
+    /// The server's order id, once created.
+    public var orderId: String?
+    /// The order's app account token, given to the store.
+    public var appAccountToken: String?
+    /// Apple's transaction id, once charged.
+    public var transactionId: String?
+    /// The signed transaction (StoreKit 2), reported to the server.
+    public var signedTransaction: String?
+    /// The server's acknowledgement, once delivered.
+    public var delivery: ServerDelivery?
+    /// Whether the store was told to finish the transaction.
+    public var transactionFinished: Bool
+    /// Failed attempts to reach the server for this order so far.
+    public var attempts: Int
+    /// When the record was created.
+    public var createdAt: Date
+    /// When the record last changed.
+    public var updatedAt: Date
+
+    /// Creates a record in state ``PurchaseState/created``.
+    public init(
+        id: String = UUID().uuidString.lowercased(), playerId: String, productId: String, quantity: Int = 1,
+        origin: Origin = .game, state: PurchaseState = .created, now: Date
+    ) {
+        self.id = id
+        self.playerId = playerId
+        self.productId = productId
+        self.quantity = quantity
+        self.origin = origin
+        self.state = state
+        transactionFinished = false
+        attempts = 0
+        createdAt = now
+        updatedAt = now
+    }
+
+    /// Whether the server has yet to acknowledge this order's paid transaction.
+    public var awaitsDelivery: Bool {
+        switch state {
+        case .purchased, .reported, .pending: true
+        case .created, .purchasing, .delivered, .finished, .failed, .cancelled: false
+        }
+    }
+
+    /// Binds the store's transaction to this order.
+    mutating func bind(_ transaction: StoreTransaction) {
+        transactionId = transaction.transactionId
+        signedTransaction = transaction.signedTransaction ?? signedTransaction
+        if appAccountToken == nil { appAccountToken = transaction.appAccountToken }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// How long to wait before retrying a call to the server: exponential backoff with
+/// jitter, capped. Paid orders are retried forever while the pipeline runs; creating an
+/// order (nothing paid yet) gives up after ``orderAttempts`` so the player is not kept waiting.
+public struct RetryPolicy: Hashable, Sendable {
+    /// The wait after the first failure.
+    public var initialDelay: Duration
+    /// The longest wait.
+    public var maximumDelay: Duration
+    /// How much each wait grows.
+    public var multiplier: Double
+    /// The share of each wait that is random, 0 to 1: 0.5 waits between half and all of it.
+    public var jitter: Double
+    /// How many times to try creating an order before giving up.
+    public var orderAttempts: Int
+
+    /// Creates a policy.
+    public init(
+        initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(60), multiplier: Double = 2,
+        jitter: Double = 0.5, orderAttempts: Int = 3
+    ) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.multiplier = multiplier
+        self.jitter = min(max(jitter, 0), 1)
+        self.orderAttempts = max(1, orderAttempts)
+    }
+
+    /// The wait after `failures` failed attempts (1 after the first), with `random` in
+    /// 0..<1 choosing the jittered share.
+    public func delay(afterFailures failures: Int, random: Double) -> Duration {
+        let base = seconds(initialDelay) * pow(multiplier, Double(max(failures, 1) - 1))
+        let capped = min(base, seconds(maximumDelay))
+        let jittered = capped * (1 - jitter + jitter * min(max(random, 0), 1))
+        return .nanoseconds(Int64((jittered * 1e9).rounded()))
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The purchase server's player API: orders, purchase reports and the event log.
+public struct PurchaseServerClient: Sendable {
+    /// Where the server answers (`https://api.example.com`, without `/v1`).
+    public let baseURL: URL
+    private let transport: any NetworkTransport
+
+    /// Creates a client.
+    public init(baseURL: URL, transport: any NetworkTransport = URLSessionTransport()) {
+        self.baseURL = baseURL
+        self.transport = transport
+    }
+
+    /// `POST /v1/orders`: an order whose token binds the coming transaction to the player.
+    func createOrder(productId: String, quantity: Int, token: String) async throws(ServerCallError) -> ServerOrder {
+        let response = try await post(
+            "v1/orders", body: OrderRequestBody(productId: productId, quantity: quantity), token: token)
+        guard response.status == 201 else { throw Self.failure(response) }
+        return try Self.decode(ServerOrder.self, from: response)
+    }
+
+    /// `POST /v1/purchases`: the server verifies and delivers, once.
+    func report(_ report: PurchaseReportBody, token: String) async throws(ServerCallError) -> ServerDelivery {
+        let response = try await post("v1/purchases", body: report, token: token)
+        guard response.status == 200 else { throw Self.failure(response) }
+        return try Self.decode(ServerDelivery.self, from: response)
+    }
+
+    /// `POST /v1/events`: a batch of the player's purchase-flow events.
+    func sendEvents(_ events: [PurchaseEvent], token: String) async throws(ServerCallError) {
+        let response = try await post("v1/events", body: EventBatchBody(events: events), token: token)
+        guard (200..<300).contains(response.status) else { throw Self.failure(response) }
+    }
+
+    private func post(_ path: String, body: some Encodable, token: String) async throws(ServerCallError)
+        -> NetworkResponse
+    {
+        let request = NetworkRequest(
+            method: "POST", url: baseURL.appendingPathComponent(path),
+            headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+            body: try? JSONEncoder().encode(body))
+        do {
+            return try await transport.send(request)
+        } catch {
+            throw .retryable(reason: "network_error")
+        }
+    }
+
+    /// Sorts a non-success answer: retry on 202, 401, 408, 429 and 5xx; otherwise the
+    /// server's stable reason (`reason`, else `error`) is a refusal for good.
+    static func failure(_ response: NetworkResponse) -> ServerCallError {
+        let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
+        let reason = body?.reason ?? body?.error ?? "http_\(response.status)"
+        switch response.status {
+        case 202, 401, 408, 429, 500...: return .retryable(reason: reason)
+        default: return .rejected(reason: reason, message: body?.message ?? "HTTP \(response.status)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from response: NetworkResponse) throws(ServerCallError)
+        -> T
+    {
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw .retryable(reason: "unreadable_answer")
+        }
+    }
+
+    private struct OrderRequestBody: Encodable {
+        var productId: String
+        var quantity: Int
+    }
+
+    private struct EventBatchBody: Encodable {
+        var events: [PurchaseEvent]
+    }
+
+    /// The error fields of the server's answers: `{status, reason, message}` for purchase
+    /// refusals, `{error, message}` for the rest.
+    private struct ErrorBody: Decodable {
+        var reason: String?
+        var error: String?
+        var message: String?
+    }
+}

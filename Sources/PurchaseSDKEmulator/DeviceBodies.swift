@@ -1,0 +1,42 @@
+/// `POST /emulator/v1/devices/{id}/purchases`.
+struct DevicePurchaseBody: Codable, Hashable, Sendable {
+    var productId: String
+    var appAccountToken: String?
+    var quantity: Int
+}
+
+/// Its answer: `purchased` with the transaction, or `pending` under Ask to Buy.
+struct DevicePurchaseAnswer: Codable, Hashable, Sendable {
+    var outcome: String
+    var transactionId: String?
+    var signedTransaction: String?
+}
+
+/// A transaction of `GET …/transactions/unfinished`.
+struct DeviceTransactionBody: Codable, Hashable, Sendable {
+    var transactionId: String
+    var productId: String
+    var appAccountToken: String?
+    var signedTransaction: String?
+}
+
+/// A product of `GET /emulator/v1/products`.
+struct EmulatorProductBody: Codable, Hashable, Sendable {
+    var productId: String
+    var price: Int64
+    var currency: String
+    var displayName: String?
+}
+
+/// `GET …/receipt`.
+struct ReceiptAnswer: Codable, Hashable, Sendable {
+    var appReceipt: String
+}
+
+/// `POST …/finish`.
+struct FinishAnswer: Codable, Hashable, Sendable {
+    var finished: Bool
+}
+
+/// A body with no fields.
+struct EmptyBody: Codable, Hashable, Sendable {}

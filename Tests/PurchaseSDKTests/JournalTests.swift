@@ -1,0 +1,91 @@
+import Foundation
+import PurchaseSDK
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct JournalTests {
+    private func temporaryJournal() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString.prefix(8))/journal")
+    }
+
+    private func record(_ player: String, at seconds: TimeInterval) -> PurchaseRecord {
+        PurchaseRecord(playerId: player, productId: "coins100", now: Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test func recordsSurviveAReopen() async throws {
+        let url = temporaryJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        var first = record("alice", at: 1)
+        try await FilePurchaseJournal(url: url).write(first)
+        first.state = .purchased
+        first.transactionId = "2000000000000001"
+        let journal = FilePurchaseJournal(url: url)
+        try await journal.write(first)
+        try await journal.write(record("bob", at: 2))
+
+        let contents = try await FilePurchaseJournal(url: url).load()
+        #expect(contents.damage.isEmpty)
+        #expect(contents.records.map(\.playerId) == ["alice", "bob"])
+        #expect(contents.records[0].state == .purchased)
+        #expect(contents.records[0].transactionId == "2000000000000001")
+    }
+
+    @Test func aCorruptEntryIsReportedAndKeptAndTheRestRecovered() async throws {
+        let url = temporaryJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let journal = FilePurchaseJournal(url: url)
+        let damaged = record("alice", at: 1)
+        try await journal.write(damaged)
+        try await journal.write(record("bob", at: 2))
+        try await journal.write(record("carol", at: 3))
+        var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[0] = lines[0].replacingOccurrences(of: "coins100", with: "coins999")
+        lines[2] = String(lines[2].prefix(40))
+        try (lines.joined(separator: "\n")).write(to: url, atomically: false, encoding: .utf8)
+
+        let reopened = FilePurchaseJournal(url: url)
+        let contents = try await reopened.load()
+        #expect(contents.records.map(\.playerId) == ["bob"])
+        #expect(contents.damage.map(\.line) == [1, 3])
+        #expect(contents.damage.map(\.reason) == ["checksum_mismatch", "checksum_mismatch"])
+        #expect(contents.damage[0].recordId == damaged.id)
+        let kept = try String(contentsOf: reopened.damagedEntriesURL, encoding: .utf8)
+        #expect(kept.contains("line 1 checksum_mismatch") && kept.contains(damaged.id))
+
+        try await reopened.write(record("dave", at: 4))
+        let rewritten = try await FilePurchaseJournal(url: url).load()
+        #expect(rewritten.damage.isEmpty)
+        #expect(rewritten.records.map(\.playerId) == ["bob", "dave"])
+    }
+
+    @Test func anUncommittedTemporaryFileIsIgnored() async throws {
+        let url = temporaryJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try await FilePurchaseJournal(url: url).write(record("alice", at: 1))
+        try Data("deadbeef {\"half".utf8).write(to: url.appendingPathExtension("tmp"))
+
+        let contents = try await FilePurchaseJournal(url: url).load()
+        #expect(contents.records.map(\.playerId) == ["alice"])
+        #expect(contents.damage.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathExtension("tmp").path))
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
+    @Test func waitsGrowExponentiallyUpToTheCap() {
+        let policy = RetryPolicy(
+            initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2, jitter: 0)
+        let waits = (1...6).map { policy.delay(afterFailures: $0, random: 0.3) }
+        #expect(
+            waits == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
+    }
+
+    @Test func jitterTakesAShareOfEachWait() {
+        let policy = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(10), jitter: 0.5)
+        #expect(policy.delay(afterFailures: 2, random: 0) == .seconds(1))
+        #expect(policy.delay(afterFailures: 2, random: 0.5) == .milliseconds(1_500))
+        #expect(policy.delay(afterFailures: 2, random: 0.999_999_999) <= .seconds(2))
+    }
+}

@@ -1,0 +1,131 @@
+import AppStoreEmulator
+import Foundation
+import Ledger
+import PurchaseSDK
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The server down, answering 5xx, too slow, or its answer lost: the pipeline retries
+/// with backoff until the delivery is acknowledged, and the goods arrive once.
+@Suite(.timeLimit(.minutes(1))) struct ServerFailureTests {
+    /// Checks that `player` got one coins100 delivery, finished with the store.
+    private func expectDeliveredOnce(_ outcome: PurchaseOutcome, to player: String, in fixture: SDKFixture)
+        async throws
+    {
+        guard case .delivered(let record) = outcome else {
+            Issue.record("expected a delivery, got \(outcome)")
+            return
+        }
+        #expect(try await fixture.purchases(player).map(\.transactionId) == [record.transactionId])
+        #expect(try await fixture.wallet(player) == ["coins": 100])
+        #expect(await fixture.charges().map(\.finished) == [true])
+    }
+
+    @Test func aServerDownForAWhileDeliversWhenItIsBack() async throws {
+        try await withFixture { fixture in
+            let stack = fixture.stack
+            let outage = Outage()
+            let (pipeline, _) = await fixture.pipeline(player: "dora") { boundary, _ in
+                guard boundary == .beforeServerCall, await outage.begin() else { return }
+                Task { try await stack.restart(downtime: .seconds(1)) }
+                try await Self.waitUntilRefused(await stack.baseURL)
+            }
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "dora", in: fixture)
+            #expect(outcome.record.attempts >= 1, "the report was retried during the outage")
+            await pipeline.stop()
+        }
+    }
+
+    /// Waits until new connections to `base` are refused: the server is down.
+    private static func waitUntilRefused(_ base: URL) async throws {
+        let probe = URLSessionTransport(session: URLSession(configuration: .ephemeral), timeout: 1)
+        while (try? await probe.send(NetworkRequest(method: "GET", url: base.appendingPathComponent("healthz")))) != nil
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func fiveHundredsAreRetried() async throws {
+        try await withFixture { fixture in
+            await fixture.faults.add(.status(503), times: 3, path: "/v1/purchases")
+            await fixture.faults.add(.status(500), times: 1, path: "/v1/orders")
+            let clock = RecordingClock()
+            let (pipeline, _) = await fixture.pipeline(player: "eve", clock: clock)
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "eve", in: fixture)
+            #expect(outcome.record.attempts == 3)
+            #expect(await fixture.faults.injected == 4)
+            let waits: [Duration] = [.milliseconds(20), .milliseconds(20), .milliseconds(40), .milliseconds(80)]
+            #expect(await clock.waits == waits, "one wait for the order, three growing ones for the report")
+            await pipeline.stop()
+        }
+    }
+
+    @Test func timeoutsAndLostAnswersAreRetriedWithoutDoubleDelivery() async throws {
+        try await withFixture { fixture in
+            await fixture.faults.add(.stall, times: 1, path: "/v1/purchases")
+            await fixture.faults.add(.loseAnswer, times: 2, path: "/v1/purchases")
+            let (pipeline, _) = await fixture.pipeline(player: "finn", timeout: 0.5)
+            try await pipeline.start()
+            let outcome = try await pipeline.purchase(productId: "coins100")
+            try await expectDeliveredOnce(outcome, to: "finn", in: fixture)
+            #expect(outcome.record.attempts == 3)
+            #expect(outcome.record.delivery?.status == "already_delivered", "a lost answer had delivered")
+            await pipeline.stop()
+        }
+    }
+
+    @Test func aPermanentRefusalIsRecordedAndFinished() async throws {
+        try await withFixture { fixture in
+            // Gina's order, paid on Hank's phone (a shared device): Hank may not have it.
+            let token = UUID().uuidString.lowercased()
+            _ = try await fixture.stack.store.createOrder(
+                Order(
+                    orderId: UUID().uuidString.lowercased(), playerId: "gina", productId: "coins100",
+                    appAccountToken: token, createdAt: Date(), expiresAt: Date().addingTimeInterval(3_600)))
+            _ = try await fixture.stack.emulator.purchase(
+                deviceId: "phone", PurchaseRequest(productId: "coins100", appAccountToken: token))
+
+            let (pipeline, _) = await fixture.pipeline(player: "hank")
+            try await pipeline.start()
+            await pipeline.waitUntilIdle()
+            let records = await pipeline.allRecords()
+            #expect(records.map(\.state) == [.failed(reason: "transaction_belongs_to_other_player")])
+            #expect(records.map(\.origin) == [.store])
+            #expect(records.map(\.transactionFinished) == [true])
+            #expect(await fixture.charges().map(\.finished) == [true])
+            #expect(try await fixture.wallet("hank").isEmpty)
+            #expect(try await fixture.purchases("hank").isEmpty)
+            await pipeline.stop()
+        }
+    }
+}
+
+/// Takes the server down once, on the first report.
+private actor Outage {
+    private var begun = false
+
+    /// True the first time only.
+    func begin() -> Bool {
+        defer { begun = true }
+        return !begun
+    }
+}
+
+/// The real clock, remembering every wait the pipeline asked for.
+private actor RecordingClock: PipelineClock {
+    private(set) var waits: [Duration] = []
+
+    nonisolated var now: Date { Date() }
+
+    func sleep(for duration: Duration) async throws {
+        waits.append(duration)
+        try await Task.sleep(for: duration)
+    }
+}

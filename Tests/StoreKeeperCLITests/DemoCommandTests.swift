@@ -1,0 +1,11 @@
+import Testing
+
+@Suite struct DemoCommandTests {
+    @Test func theDemoDeliversExactlyOnce() throws {
+        let output = try CommandLineRunner.run(["demo", "--outage", "1"])
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(output.stdout.contains("the app is killed"))
+        #expect(output.stdout.contains("delivered exactly once"))
+        #expect(output.stdout.contains("coins=100"))
+    }
+}
