@@ -117,7 +117,7 @@ public final class DevStack: Sendable {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: await state.port), serverName: "storekeeper"),
-            services: server.backgroundServices,
+            services: settings.runsBackgroundServices ? server.backgroundServices : [],
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

@@ -23,6 +23,9 @@ public struct DevStackConfiguration: Sendable {
     public var server: ServerConfiguration
     /// Extra routes on the same port (a test's stand-in webhook, say).
     public var extraRoutes: @Sendable (Router<BasicRequestContext>) -> Void
+    /// Whether the server's background jobs (reconciler, webhook outbox) run on their
+    /// schedules; tests that drive them by hand turn them off.
+    public var runsBackgroundServices: Bool
     /// Whether SIGTERM and SIGINT stop the stack gracefully (the CLI), or only ``DevStack/stop()`` does.
     public var handlesSignals: Bool
     /// Where to log.
@@ -37,6 +40,7 @@ public struct DevStackConfiguration: Sendable {
         notificationTimeScale: Double = 0.001,
         server: ServerConfiguration = Self.development,
         extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
+        runsBackgroundServices: Bool = true,
         handlesSignals: Bool = false,
         logger: Logger = Logger(label: "storekeeper")
     ) {
@@ -47,6 +51,7 @@ public struct DevStackConfiguration: Sendable {
         self.notificationTimeScale = notificationTimeScale
         self.server = server
         self.extraRoutes = extraRoutes
+        self.runsBackgroundServices = runsBackgroundServices
         self.handlesSignals = handlesSignals
         self.logger = logger
     }

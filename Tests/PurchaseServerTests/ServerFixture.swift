@@ -47,7 +47,8 @@ final class ServerFixture: Sendable {
         stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
-                notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute, logger: logger))
+                notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute,
+                runsBackgroundServices: false, logger: logger))
     }
 
     var emulator: AppStoreEmulator { stack.emulator }
