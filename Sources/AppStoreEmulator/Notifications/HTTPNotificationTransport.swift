@@ -25,11 +25,11 @@ public struct HTTPNotificationTransport: NotificationTransport {
     }
 
     /// The request timeout for a dispatcher running at `timeScale`: 10 seconds scaled, but
-    /// never below one second, so that a compressed schedule still leaves a local server
-    /// time to answer.
+    /// never below five seconds, so that a compressed schedule still leaves a local server
+    /// (on a busy machine) time to answer.
     public static func timeout(forTimeScale timeScale: Double) -> Duration {
         guard timeScale.isFinite, timeScale < 1 else { return .seconds(10) }
-        return max(.seconds(1), .seconds(10 * max(timeScale, 0)))
+        return max(.seconds(5), .seconds(10 * max(timeScale, 0)))
     }
 
     /// A client configuration that behaves like the App Store's sender: no redirects
