@@ -8,6 +8,11 @@ struct LoadTestClient: Sendable {
         var kind: String
     }
 
+    /// The HTTP methods the load test sends.
+    enum Method: Sendable {
+        case get, put, post
+    }
+
     /// The base URL, without a trailing slash.
     let baseURL: String
     let http: HTTPClient
@@ -35,14 +40,42 @@ struct LoadTestClient: Sendable {
     func post<Body: Encodable, Answer: Decodable>(
         _ path: String, _ body: Body, bearer: String? = nil, step: String, as: Answer.Type
     ) async throws(Failure) -> Answer {
+        let encoded: Data
+        do {
+            encoded = try JSONEncoder().encode(body)
+        } catch {
+            throw Failure(kind: "\(step): unencodable body")
+        }
+        let (status, bytes) = try await send(.post, path, body: encoded, bearer: bearer, step: step)
+        do {
+            return try JSONDecoder().decode(Answer.self, from: bytes)
+        } catch {
+            throw Failure(kind: "\(step): undecodable answer (HTTP \(status))")
+        }
+    }
+
+    /// Sends `method` to `path` with an optional raw JSON `body` and returns a 2xx
+    /// answer's status and body, undecoded.
+    ///
+    /// - Throws: ``Failure`` naming `step` and the HTTP status with the answer's `error`
+    ///   code, or a transport error.
+    func send(
+        _ method: Method, _ path: String, body: Data? = nil, bearer: String? = nil, step: String
+    ) async throws(Failure) -> (status: UInt, body: Data) {
         var request = HTTPClientRequest(url: baseURL + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
+        switch method {
+        case .get: request.method = .GET
+        case .put: request.method = .PUT
+        case .post: request.method = .POST
+        }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+        }
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         let status: UInt
         var bytes = Data()
         do {
-            request.body = .bytes(try JSONEncoder().encode(body))
             let response = try await http.execute(request, timeout: .seconds(30))
             status = response.status.code
             for try await chunk in response.body { bytes.append(contentsOf: chunk.readableBytesView) }
@@ -53,11 +86,7 @@ struct LoadTestClient: Sendable {
             let code = (try? JSONDecoder().decode(ErrorAnswer.self, from: bytes))?.error
             throw Failure(kind: "\(step): HTTP \(status)" + (code.map { " \($0)" } ?? ""))
         }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: bytes)
-        } catch {
-            throw Failure(kind: "\(step): undecodable answer (HTTP \(status))")
-        }
+        return (status, bytes)
     }
 
     /// A short, stable description of a transport error (no addresses or ids).

@@ -3,7 +3,9 @@ import Foundation
 import PurchaseServer
 
 /// `storekeeper loadtest`: drives the whole purchase path against a running
-/// `storekeeper serve --dev` and reports deliveries per second, latencies and errors.
+/// `storekeeper serve --dev` and reports deliveries per second, latencies and errors;
+/// with `--prepared N`, only the server's delivery path (reports of purchases charged
+/// beforehand); with `--orders-only`, only order creation.
 struct LoadTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadtest",
@@ -15,6 +17,17 @@ struct LoadTestCommand: AsyncParsableCommand {
             transaction, then finishes the transaction on the device. A report answered \
             delivered or already_delivered is a delivery; anything else is an error, counted \
             by kind. Exit status 0 when there were no errors, 1 otherwise.
+
+            With --prepared N the emulator is left out of the measurement: for the whole run \
+            the emulator's notifications are off (drop rate 1) and its notification history \
+            fails (so the server's reconciler cannot deliver either), the previous faults being \
+            restored at the end. First, untimed, N purchases are ordered and charged with \
+            --concurrency workers; then the workers report them (POST /v1/purchases) until all \
+            are reported, timed. Only delivered \
+            counts; already_delivered (a race) and anything else fail the run. Exit status 0 \
+            when every prepared purchase was delivered exactly once, without errors.
+
+            With --orders-only the workers only create orders (POST /v1/orders) for --seconds.
             """
     )
 
@@ -36,6 +49,15 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Option(help: "Distinct players, shared round-robin by the workers (default: one per worker).")
     var players: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Prepare N purchases untimed (order + charge, notifications off), then time only their reports.",
+            valueName: "N"))
+    var prepared: Int?
+
+    @Flag(help: "Time only order creation (POST /v1/orders) for --seconds.")
+    var ordersOnly = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -43,16 +65,44 @@ struct LoadTestCommand: AsyncParsableCommand {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         guard (players ?? 1) > 0 else { throw ValidationError("--players must be positive") }
+        guard (prepared ?? 1) > 0 else { throw ValidationError("--prepared must be positive") }
+        guard prepared == nil || !ordersOnly else {
+            throw ValidationError("--prepared and --orders-only are different runs: pick one")
+        }
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
         else { throw ValidationError("--url must be an http(s) URL, e.g. http://127.0.0.1:8080") }
     }
 
-    func run() async throws {
-        let baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
-        let playerCount = players ?? concurrency
-        let tokens = (0..<playerCount).map {
+    /// The base URL without a trailing slash.
+    var baseURL: String { url.hasSuffix("/") ? String(url.dropLast()) : url }
+
+    /// The number of distinct players.
+    var playerCount: Int { players ?? concurrency }
+
+    /// One bearer token per player.
+    func playerTokens() -> [String] {
+        (0..<playerCount).map {
             PlayerTokenVerifier.issue(playerId: "loadtest-\($0)", secret: playerSecret, lifetime: seconds + 3_600)
         }
+    }
+
+    func run() async throws {
+        let report: LoadTestReport
+        if let prepared {
+            report = try await runPrepared(prepared)
+        } else if ordersOnly {
+            report = try await runOrdersOnly()
+        } else {
+            report = try await runFull()
+        }
+        print(json ? try report.json() : report.text)
+        let passed = report.mode == .prepared ? report.deliveredEveryPreparedPurchaseOnce : report.errors == 0
+        if !passed { throw ExitCode.rejected }
+    }
+
+    /// The default run: order, charge and report until `--seconds` pass.
+    private func runFull() async throws -> LoadTestReport {
+        let tokens = playerTokens()
         // Fresh devices each run: a device's receipt lists what it bought.
         let run = UUID().uuidString.prefix(8).lowercased()
         let client = LoadTestClient(baseURL: baseURL, connections: concurrency)
@@ -73,9 +123,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         let elapsed = clock.now - start
         try await client.shutdown()
 
-        let report = LoadTestReport(
+        return LoadTestReport(
             tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency, players: playerCount)
-        print(json ? try report.json() : report.text)
-        if report.errors > 0 { throw ExitCode.rejected }
     }
 }

@@ -1,5 +1,16 @@
 import Foundation
 
+/// What `storekeeper loadtest` measures.
+enum LoadTestMode: String, Encodable, Sendable {
+    /// Order, emulator charge and report, again and again (the default).
+    case full
+    /// Reports of purchases ordered and charged beforehand (`--prepared N`): the
+    /// purchase server's delivery path without the emulator.
+    case prepared
+    /// Orders only (`--orders-only`).
+    case ordersOnly = "orders-only"
+}
+
 /// The summary `storekeeper loadtest` prints: throughput, latency percentiles per phase
 /// and errors by kind.
 struct LoadTestReport: Encodable {
@@ -32,33 +43,50 @@ struct LoadTestReport: Encodable {
         }
     }
 
+    var mode: LoadTestMode
     var url: String
     var productId: String
     var concurrency: Int
     var players: Int
     /// From the first request to the last answer, in seconds.
     var elapsedSeconds: Double
-    /// Reports answered `delivered` or `already_delivered`.
+    /// Purchases prepared before the timed phase (`prepared` mode only).
+    var prepared: Int?
+    /// How long preparing took, untimed otherwise (`prepared` mode only).
+    var preparationSeconds: Double?
+    /// Reports answered `delivered` or `already_delivered` (in `prepared` mode only
+    /// `delivered`: there `already_delivered` is a race).
     var deliveries: Int
     var delivered: Int
     var alreadyDelivered: Int
     var deliveriesPerSecond: Double
+    /// Orders created per second (`orders-only` mode only).
+    var ordersPerSecond: Double?
     var errors: Int
     var errorsByKind: [String: Int]
     /// Latencies per ``LoadTestPhase`` (raw value), in milliseconds.
     var latencyMilliseconds: [String: Latency]
 
-    init(_ tally: LoadTestTally, elapsed: Duration, url: String, productId: String, concurrency: Int, players: Int) {
-        let (seconds, attoseconds) = elapsed.components
-        elapsedSeconds = Double(seconds) + Double(attoseconds) / 1e18
+    init(
+        _ tally: LoadTestTally, elapsed: Duration, url: String, productId: String, concurrency: Int, players: Int,
+        mode: LoadTestMode = .full, prepared: Int? = nil, preparation: Duration? = nil
+    ) {
+        elapsedSeconds = Self.seconds(elapsed)
+        self.mode = mode
+        self.prepared = prepared
+        preparationSeconds = preparation.map(Self.seconds)
         self.url = url
         self.productId = productId
         self.concurrency = concurrency
         self.players = players
-        deliveries = tally.deliveries
+        deliveries = mode == .prepared ? tally.delivered : tally.deliveries
         delivered = tally.delivered
         alreadyDelivered = tally.alreadyDelivered
-        deliveriesPerSecond = elapsedSeconds > 0 ? Double(tally.deliveries) / elapsedSeconds : 0
+        deliveriesPerSecond = elapsedSeconds > 0 ? Double(deliveries) / elapsedSeconds : 0
+        if mode == .ordersOnly {
+            let orders = tally.samples[.order]?.count ?? 0
+            ordersPerSecond = elapsedSeconds > 0 ? Double(orders) / elapsedSeconds : 0
+        }
         errors = tally.errorCount
         errorsByKind = tally.errors
         latencyMilliseconds = [:]
@@ -67,16 +95,37 @@ struct LoadTestReport: Encodable {
         }
     }
 
+    /// Whether a `prepared` run delivered every purchase exactly once, without errors.
+    var deliveredEveryPreparedPurchaseOnce: Bool {
+        errors == 0 && alreadyDelivered == 0 && delivered == prepared
+    }
+
     /// The report for people: a few lines and a latency table.
     var text: String {
         var lines = [
-            "loadtest \(url): \(concurrency) workers, \(players) players, product \(productId), "
-                + String(format: "%.1f s", elapsedSeconds),
-            String(
-                format: "deliveries: %d (%d delivered, %d already_delivered), %.1f/s", deliveries, delivered,
-                alreadyDelivered, deliveriesPerSecond),
-            "errors: \(errors)",
+            "loadtest \(url) (\(mode.rawValue)): \(concurrency) workers, \(players) players, product \(productId), "
+                + String(format: "%.1f s", elapsedSeconds)
         ]
+        switch mode {
+        case .full:
+            lines.append(
+                String(
+                    format: "deliveries: %d (%d delivered, %d already_delivered), %.1f/s", deliveries, delivered,
+                    alreadyDelivered, deliveriesPerSecond))
+        case .prepared:
+            lines.append(
+                String(
+                    format: "prepared: %d (untimed, %.1f s, emulator notifications off)", prepared ?? 0,
+                    preparationSeconds ?? 0))
+            lines.append(
+                String(
+                    format: "deliveries: %d delivered, %.1f/s; already_delivered (a race): %d", delivered,
+                    deliveriesPerSecond, alreadyDelivered))
+        case .ordersOnly:
+            lines.append(
+                String(format: "orders: %d, %.1f/s", latencyMilliseconds["order"]?.count ?? 0, ordersPerSecond ?? 0))
+        }
+        lines.append("errors: \(errors)")
         for (kind, count) in errorsByKind.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
             lines.append("  \(count)  \(kind)")
         }
@@ -89,8 +138,22 @@ struct LoadTestReport: Encodable {
                         format: "%11d %8.2f %8.2f %8.2f %8.2f", latency.count, latency.p50, latency.p90, latency.p99,
                         latency.max))
         }
-        lines.append("(path = order + charge + report of a delivered purchase; finish is timed apart)")
+        switch mode {
+        case .full:
+            lines.append("(path = order + charge + report of a delivered purchase; finish is timed apart)")
+        case .prepared:
+            lines.append(
+                "(the server's delivery path without the emulator: report = POST /v1/purchases, i.e. JWS "
+                    + "verification, binding to the order and the exactly-once ledger transaction)")
+        case .ordersOnly:
+            lines.append("(order = POST /v1/orders: one ledger transaction, the order row and its history event)")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The report as one JSON object.
