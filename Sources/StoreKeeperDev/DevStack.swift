@@ -127,7 +127,12 @@ public final class DevStack: Sendable {
         let group = ServiceGroup(
             services: [app], gracefulShutdownSignals: settings.handlesSignals ? [.sigterm, .sigint] : [],
             logger: settings.logger)
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A server that fails to start (port taken) ends the port stream, so start() throws
+            // instead of waiting for a port forever.
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             try? await store.close()

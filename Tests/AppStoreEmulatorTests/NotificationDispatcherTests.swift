@@ -378,6 +378,10 @@ struct NotificationDispatcherTests {
         #expect(try JSONDecoder().decode(NotificationFaults.self, from: Data("{}".utf8)) == .none)
         let seeded = try JSONDecoder().decode(NotificationFaults.self, from: Data(#"{"seed": 9}"#.utf8))
         #expect(seeded.seed == 9)
+        let notificationsOnly = try JSONDecoder().decode(
+            EmulatorFaults.self, from: Data(#"{"notifications": {"dropRate": 1}}"#.utf8))
+        #expect(notificationsOnly.notifications?.dropRate == 1)
+        #expect(notificationsOnly.endpoints.isEmpty)
     }
 
     @Test func reorderedNotificationsAllArriveInTheOrderOfTheirSeededDelays() async throws {

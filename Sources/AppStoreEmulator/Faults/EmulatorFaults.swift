@@ -23,6 +23,14 @@ public struct EmulatorFaults: Codable, Hashable, Sendable {
         self.notifications = notifications
     }
 
+    /// Decodes faults; every key may be left out (`{"notifications": {"dropRate": 1}}`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+        endpoints = try container.decodeIfPresent([String: EndpointFaults].self, forKey: .endpoints) ?? [:]
+        notifications = try container.decodeIfPresent(NotificationFaults.self, forKey: .notifications)
+    }
+
     /// The faults for `operation`, falling back to its `group`.
     func faults(for operation: String, group: String?) -> EndpointFaults? {
         endpoints[operation] ?? group.flatMap { endpoints[$0] }
