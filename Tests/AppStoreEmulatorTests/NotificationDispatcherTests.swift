@@ -27,7 +27,9 @@ struct NotificationDispatcherTests {
         let posts = await transport.posts
         try #require(posts.count == 1)
         #expect(posts[0].url == url)
-        #expect(posts[0].instant - submitted < .seconds(1))
+        // Immediate rather than on the retry schedule (an hour at this time scale); a loaded
+        // test machine has been seen to start it 13 s late.
+        #expect(posts[0].instant - submitted < .seconds(60))
         let body = try JSONDecoder().decode(ResponseBodyV2.self, from: posts[0].body)
         #expect(body.signedPayload == "header.payload.signature")
         let json = try JSONSerialization.jsonObject(with: posts[0].body) as? [String: String]
@@ -384,29 +386,35 @@ struct NotificationDispatcherTests {
         #expect(notificationsOnly.endpoints.isEmpty)
     }
 
-    @Test func reorderedNotificationsAllArriveInTheOrderOfTheirSeededDelays() async throws {
-        let faults = NotificationFaults(reorderRate: 1, maxReorderDelay: .milliseconds(6000), seed: 4)
+    @Test func reorderedNotificationsWaitTheirSeededDelays() async throws {
+        let faults = NotificationFaults(reorderRate: 1, maxReorderDelay: .milliseconds(2000), seed: 4)
         let uuids = (0..<4).map { "reordered-\($0)" }
         let delays = uuids.map { faults.attemptFaults(uuid: $0, attemptNumber: 1).extraDelay }
         let expectedOrder = uuids.indices.sorted { delays[$0] < delays[$1] }.map { uuids[$0] }
-        // Seed 4 spreads the delays far apart (at least 0.75 s, more than a loaded machine's
-        // scheduling jitter), and the first notification arrives last.
-        let sorted = delays.sorted()
-        let closest = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.min()!
-        try #require(closest >= .milliseconds(750), "delays \(delays)")
+        // Seed 4 delays the first notification most: submission order is not arrival order.
         try #require(expectedOrder.last == uuids.first)
 
         let transport = FakeTransport()
         let dispatcher = NotificationDispatcher(url: url, transport: transport, faults: faults) { _ in }
+        var submitted: [String: ContinuousClock.Instant] = [:]
         for uuid in uuids {
+            submitted[uuid] = .now
             await dispatcher.submit(uuid: uuid, signedPayload: "payload-\(uuid)")
         }
         await dispatcher.waitUntilIdle()
 
-        let arrived = try await transport.posts.map {
-            try JSONDecoder().decode(ResponseBodyV2.self, from: $0.body).signedPayload ?? ""
+        // Each notification waits at least its seeded delay (a loaded machine may post it
+        // later, so several can arrive together: their order is not asserted), and all arrive.
+        let posts = await transport.posts
+        var arrived: [String] = []
+        for post in posts {
+            let payload = try JSONDecoder().decode(ResponseBodyV2.self, from: post.body).signedPayload ?? ""
+            let uuid = String(payload.dropFirst("payload-".count))
+            let index = try #require(uuids.firstIndex(of: uuid))
+            #expect(post.instant - submitted[uuid]! >= delays[index] - .milliseconds(2), "\(uuid) posted early")
+            arrived.append(uuid)
         }
-        #expect(arrived == expectedOrder.map { "payload-\($0)" })
+        #expect(arrived.sorted() == uuids.sorted())
         await dispatcher.shutdown()
     }
 
