@@ -170,4 +170,26 @@ struct NotificationPathTests {
         #expect(reply.status == "delivered")
         #expect(reply.flags == ["unbound"])
     }
+
+    @Test("a refund notified before delivery stops a later report of the pre-refund transaction")
+    func refundBeforeDelivery() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let paid = try await fixture.pay(token: order.appAccountToken)
+        let transactionId = try #require(paid.transactionId)
+        try await fixture.emulator.refund(transactionId: transactionId)
+        let refund = try #require(
+            await fixture.emulator.notifications().last {
+                $0.transactionId == transactionId && $0.notificationType == .refund
+            })
+        let posted = try await fixture.send(
+            .post, "/v1/notifications/apple", json: ["signedPayload": refund.signedPayload])
+        #expect(posted.status == 200)
+
+        let answer = try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction))
+        #expect(answer.status == 422)
+        #expect(answer.code == "transaction_revoked")
+        #expect(try await fixture.wallet("alice").isEmpty)
+    }
 }

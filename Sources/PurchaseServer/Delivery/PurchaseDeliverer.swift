@@ -81,6 +81,12 @@ struct PurchaseDeliverer: Sendable {
             return .alreadyDelivered(existing)
         }
 
+        if try await refundNotified(transactionId) {
+            throw DeliveryRefusal.rejected(
+                "transaction_revoked",
+                "Apple notified a refund of transaction \(transactionId) before it was delivered",
+                transactionId: transactionId)
+        }
         let binding = try await bind(transaction, claimant: claimant)
         var flags = binding.flags
         if deploymentEnvironment == .production, transaction.environment != .production {
@@ -102,6 +108,21 @@ struct PurchaseDeliverer: Sendable {
         let result = try await store.deliver(delivery)
         try checkClaim(on: result.purchase, by: claimant)
         return result
+    }
+
+    /// Whether the last refund notification recorded for the transaction (REFUND or REVOKE,
+    /// not undone by REFUND_REVERSED) came before any delivery: a device may still hold the
+    /// signed transaction from before the refund, which carries no revocation date.
+    private func refundNotified(_ transactionId: String) async throws -> Bool {
+        var revoked = false
+        for event in try await store.events(transactionId: transactionId) where event.type == .notificationReceived {
+            switch event.detail["notificationType"] {
+            case NotificationType.refund.rawValue, NotificationType.revoke.rawValue: revoked = true
+            case NotificationType.refundReversed.rawValue: revoked = false
+            default: break
+            }
+        }
+        return revoked
     }
 
     /// Refuses a player's claim on a purchase delivered to someone else.
