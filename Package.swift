@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
         .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
         .library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"]),
+        .library(name: "OrderSimulation", targets: ["OrderSimulation"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -118,6 +119,20 @@ let package = Package(
         .target(name: "PurchaseSDK"),
         .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
         .target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK"]),
+        .target(
+            name: "OrderSimulation",
+            dependencies: [
+                "AppStoreEmulator",
+                "AppStoreModel",
+                "AppStoreSigning",
+                "Ledger",
+                "PurchaseSDK",
+                "PurchaseSDKEmulator",
+                "PurchaseServer",
+                "StoreKeeperDev",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
@@ -126,6 +141,7 @@ let package = Package(
                 "StoreKeeperDev",
                 "PurchaseSDK",
                 "PurchaseSDKEmulator",
+                "OrderSimulation",
                 "Ledger",
                 .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
@@ -223,7 +239,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "StoreKeeperCLITests", dependencies: ["storekeeper", "AppStoreModel", "AppStoreSigning"]),
+        .testTarget(
+            name: "OrderSimulationTests",
+            dependencies: ["OrderSimulation", "Ledger", "LedgerTestSupport", "PurchaseServer"]
+        ),
+        .testTarget(
+            name: "StoreKeeperCLITests",
+            dependencies: [
+                "storekeeper", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger", "LedgerTestSupport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,6 +101,10 @@ public actor AppStoreEmulator {
     /// The faults in force.
     public var faults: EmulatorFaults { faultInjector.faults }
 
+    /// Operation name → how many of its requests the faults failed (outage or error) since
+    /// the emulator started.
+    public var injectedFaults: [String: Int] { faultInjector.injected }
+
     /// Points notifications at another URL (a server that started after the emulator).
     public func setNotificationURL(_ url: URL?) async {
         await dispatcher.setURL(url)

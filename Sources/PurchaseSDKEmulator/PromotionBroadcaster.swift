@@ -6,13 +6,16 @@ import PurchaseSDK
 ///
 /// `@unchecked Sendable`: the only mutable state, `subscribers` and `nextId`, is read and
 /// written under `lock` and nowhere else.
-final class PromotionBroadcaster: @unchecked Sendable {
+public final class PromotionBroadcaster: @unchecked Sendable {
     private let lock = NSLock()
     private var subscribers: [Int: AsyncStream<PromotedPurchase>.Continuation] = [:]
     private var nextId = 0
 
+    /// Creates a broadcaster with no subscribers.
+    public init() {}
+
     /// A stream of the purchases promoted from now on.
-    func subscribe() -> AsyncStream<PromotedPurchase> {
+    public func subscribe() -> AsyncStream<PromotedPurchase> {
         let (stream, continuation) = AsyncStream.makeStream(of: PromotedPurchase.self)
         let id = lock.withLock {
             nextId += 1
@@ -24,7 +27,7 @@ final class PromotionBroadcaster: @unchecked Sendable {
     }
 
     /// Sends `promotion` to every subscriber.
-    func send(_ promotion: PromotedPurchase) {
+    public func send(_ promotion: PromotedPurchase) {
         for continuation in lock.withLock({ Array(subscribers.values) }) { continuation.yield(promotion) }
     }
 

@@ -369,12 +369,16 @@ struct NotificationDispatcherTests {
     }
 
     @Test func faultsDecodeFromTheEmulatorsJSON() throws {
-        let json = #"{"dropRate": 0.1, "duplicateRate": 0.05, "reorderRate": 0.2, "maxReorderDelayMs": 2000}"#
+        let json = #"""
+            {"dropRate": 0.1, "duplicateRate": 0.05, "reorderRate": 0.2, "maxReorderDelayMs": 2000,
+             "delayRate": 0.3, "delayMs": 5000}
+            """#
         let faults = try JSONDecoder().decode(NotificationFaults.self, from: Data(json.utf8))
         #expect(
             faults
                 == NotificationFaults(
-                    dropRate: 0.1, duplicateRate: 0.05, reorderRate: 0.2, maxReorderDelay: .seconds(2))
+                    dropRate: 0.1, duplicateRate: 0.05, reorderRate: 0.2, maxReorderDelay: .seconds(2),
+                    delayRate: 0.3, delay: .seconds(5))
         )
         #expect(try JSONDecoder().decode(NotificationFaults.self, from: JSONEncoder().encode(faults)) == faults)
         #expect(try JSONDecoder().decode(NotificationFaults.self, from: Data("{}".utf8)) == .none)
@@ -384,6 +388,18 @@ struct NotificationDispatcherTests {
             EmulatorFaults.self, from: Data(#"{"notifications": {"dropRate": 1}}"#.utf8))
         #expect(notificationsOnly.notifications?.dropRate == 1)
         #expect(notificationsOnly.endpoints.isEmpty)
+    }
+
+    @Test func delayedAttemptsWaitTheWholeDelayAtTheirRate() {
+        let faults = NotificationFaults(delayRate: 0.25, delay: .seconds(5), seed: 11)
+        let plans = (0..<400).map { faults.attemptFaults(uuid: "delayed-\($0)", attemptNumber: 1) }
+        let delayed = plans.filter(\.delayed)
+        #expect((60...140).contains(delayed.count), "delayed \(delayed.count) of 400 at rate 0.25")
+        #expect(delayed.allSatisfy { $0.extraDelay == .seconds(5) })
+        #expect(plans.filter { !$0.delayed }.allSatisfy { $0.extraDelay == .zero })
+        let both = NotificationFaults(reorderRate: 1, maxReorderDelay: .seconds(1), delayRate: 1, delay: .seconds(5))
+        let plan = both.attemptFaults(uuid: "x", attemptNumber: 1)
+        #expect(plan.delayed && plan.extraDelay >= .seconds(5) && plan.extraDelay <= .seconds(6))
     }
 
     @Test func reorderedNotificationsWaitTheirSeededDelays() async throws {

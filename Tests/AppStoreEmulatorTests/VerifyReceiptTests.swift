@@ -126,6 +126,8 @@ struct VerifyReceiptTests {
             }
             await fixture.emulator.setFaults(EmulatorFaults())
             #expect(try await client.verify(receiptData: receipt, in: .sandbox).status == .valid)
+            // Ten errors and one outage were injected; the answer that went through is not counted.
+            #expect(await fixture.emulator.injectedFaults == ["verifyReceipt": 11])
         }
     }
 }

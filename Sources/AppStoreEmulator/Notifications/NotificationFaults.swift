@@ -5,8 +5,8 @@
 /// number, so a run is reproducible whatever order notifications interleave in.
 ///
 /// In JSON: `{"dropRate": 0.1, "duplicateRate": 0.05, "reorderRate": 0.2,
-/// "maxReorderDelayMs": 2000, "seed": 42}`, every key optional (absent means no fault, and
-/// seed 0).
+/// "maxReorderDelayMs": 2000, "delayRate": 0.1, "delayMs": 5000, "seed": 42}`, every key
+/// optional (absent means no fault, and seed 0).
 public struct NotificationFaults: Codable, Hashable, Sendable {
     /// The share of notifications (0...1) never sent at all: no attempt is made. The
     /// emulator's notification history still holds them, as Apple's does.
@@ -18,6 +18,11 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
     public var reorderRate: Double
     /// The longest extra delay of a reordered attempt, in real time (not scaled).
     public var maxReorderDelay: Duration
+    /// The share of attempts (0...1) held back by the whole of ``delay``, long enough for the
+    /// app's own report to arrive first.
+    public var delayRate: Double
+    /// How long a delayed attempt is held back, in real time (not scaled).
+    public var delay: Duration
     /// The seed of the decisions.
     public var seed: UInt64
 
@@ -25,12 +30,14 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
     /// counts as zero.
     public init(
         dropRate: Double = 0, duplicateRate: Double = 0, reorderRate: Double = 0,
-        maxReorderDelay: Duration = .zero, seed: UInt64 = 0
+        maxReorderDelay: Duration = .zero, delayRate: Double = 0, delay: Duration = .zero, seed: UInt64 = 0
     ) {
         self.dropRate = clamped(dropRate)
         self.duplicateRate = clamped(duplicateRate)
         self.reorderRate = clamped(reorderRate)
         self.maxReorderDelay = max(maxReorderDelay, .zero)
+        self.delayRate = clamped(delayRate)
+        self.delay = max(delay, .zero)
         self.seed = seed
     }
 
@@ -47,27 +54,37 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
     public func attemptFaults(uuid: String, attemptNumber: Int) -> NotificationAttemptFaults {
         var duplicates = generator(uuid: uuid, attemptNumber: attemptNumber, salt: 2)
         var reorders = generator(uuid: uuid, attemptNumber: attemptNumber, salt: 3)
+        var delays = generator(uuid: uuid, attemptNumber: attemptNumber, salt: 4)
         let duplicate = unit(&duplicates) < duplicateRate
         var extraDelay = Duration.zero
         if unit(&reorders) < reorderRate {
             extraDelay = maxReorderDelay * unit(&reorders)
         }
-        return NotificationAttemptFaults(duplicate: duplicate, extraDelay: extraDelay)
+        let delayed = unit(&delays) < delayRate
+        if delayed {
+            extraDelay += delay
+        }
+        return NotificationAttemptFaults(duplicate: duplicate, extraDelay: extraDelay, delayed: delayed)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case dropRate, duplicateRate, reorderRate, maxReorderDelayMs, seed
+        case dropRate, duplicateRate, reorderRate, maxReorderDelayMs, delayRate, delayMs, seed
     }
 
     /// Decodes faults from JSON; absent keys mean no fault (and seed 0).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let delayMilliseconds = try container.decodeIfPresent(Double.self, forKey: .maxReorderDelayMs) ?? 0
+        func milliseconds(_ key: CodingKeys) throws -> Duration {
+            let value = try container.decodeIfPresent(Double.self, forKey: key) ?? 0
+            return value.isFinite ? .milliseconds(value) : .zero
+        }
         self.init(
             dropRate: try container.decodeIfPresent(Double.self, forKey: .dropRate) ?? 0,
             duplicateRate: try container.decodeIfPresent(Double.self, forKey: .duplicateRate) ?? 0,
             reorderRate: try container.decodeIfPresent(Double.self, forKey: .reorderRate) ?? 0,
-            maxReorderDelay: delayMilliseconds.isFinite ? .milliseconds(delayMilliseconds) : .zero,
+            maxReorderDelay: try milliseconds(.maxReorderDelayMs),
+            delayRate: try container.decodeIfPresent(Double.self, forKey: .delayRate) ?? 0,
+            delay: try milliseconds(.delayMs),
             seed: try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
         )
     }
@@ -78,8 +95,9 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
         try container.encode(dropRate, forKey: .dropRate)
         try container.encode(duplicateRate, forKey: .duplicateRate)
         try container.encode(reorderRate, forKey: .reorderRate)
-        let (seconds, attoseconds) = maxReorderDelay.components
-        try container.encode(Double(seconds) * 1000 + Double(attoseconds) / 1e15, forKey: .maxReorderDelayMs)
+        try container.encode(maxReorderDelay.milliseconds, forKey: .maxReorderDelayMs)
+        try container.encode(delayRate, forKey: .delayRate)
+        try container.encode(delay.milliseconds, forKey: .delayMs)
         try container.encode(seed, forKey: .seed)
     }
 
@@ -92,6 +110,14 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
         var mixer = SplitMix64(seed: seed ^ hash)
         let base = mixer.next()
         return SplitMix64(seed: base ^ (UInt64(truncatingIfNeeded: attemptNumber) << 8 | salt))
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, fractions kept.
+    fileprivate var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
 
