@@ -130,6 +130,7 @@ let package = Package(
                 "PurchaseSDKEmulator",
                 "PurchaseServer",
                 "StoreKeeperDev",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -72,7 +72,8 @@ public final class DevStack: Sendable {
     }
 
     /// The configuration with the emulator as Apple: its bundle id and app Apple id,
-    /// verifyReceipt as fallback, its Server API key, and dev secrets unless given.
+    /// verifyReceipt (as fallback unless the base asks for a second opinion), its Server API
+    /// key, and dev secrets unless given.
     private static func wire(_ base: ServerConfiguration, to emulator: AppStoreEmulator) -> ServerConfiguration {
         var configuration = base
         configuration.bundleId = emulator.configuration.bundleId
@@ -80,7 +81,7 @@ public final class DevStack: Sendable {
         configuration.playerTokenSecret = configuration.playerTokenSecret ?? "dev-player-secret"
         configuration.adminKey = configuration.adminKey ?? "dev-admin-key"
         configuration.verifyReceipt = VerifyReceiptSettings(
-            mode: .fallback, productionURL: URL(string: "http://apple.dev/production"),
+            mode: base.verifyReceipt.mode == .off ? .fallback : base.verifyReceipt.mode, productionURL: URL(string: "http://apple.dev/production"),
             sandboxURL: URL(string: "http://apple.dev/sandbox"))
         let key = emulator.identity.apiKey
         configuration.appStoreServerAPI = AppStoreServerAPISettings(

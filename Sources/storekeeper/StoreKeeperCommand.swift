@@ -12,7 +12,7 @@ struct StoreKeeperCommand: AsyncParsableCommand {
         abstract: "In-App Purchases that never lose an order.",
         subcommands: [
             ServeCommand.self, ReconcileCommand.self, TokenCommand.self, EmulatorCommand.self, ReceiptCommand.self,
-            JWSCommand.self, BenchCommand.self, LoadTestCommand.self, DemoCommand.self,
+            JWSCommand.self, BenchCommand.self, LoadTestCommand.self, DemoCommand.self, SimulateCommand.self,
         ]
     )
 

@@ -1,0 +1,72 @@
+/// A fault the simulation injects, each at its own rate (see ``defaultRate`` for what the
+/// rate counts).
+public enum FaultKind: String, CaseIterable, Codable, Hashable, Sendable, Comparable, CodingKeyRepresentable {
+    /// The app is killed at one of the pipeline's step boundaries (per purchase).
+    case appKill
+    /// The app is deleted and reinstalled: its journal is gone, the Keychain mirror is
+    /// kept (per purchase).
+    case reinstallKeepingKeychain
+    /// The app is deleted and reinstalled with its Keychain mirror gone too (per purchase).
+    case reinstallLosingKeychain
+    /// A request from a device to the purchase server never arrives (per request).
+    case networkDrop
+    /// A request arrives but its answer is lost: the device times out (per request).
+    case networkTimeout
+    /// The purchase server is torn down and rebuilt on the same database (per purchase).
+    case serverRestart
+    /// Apple's verifyReceipt answers a retryable error (per request to it).
+    case verifyReceiptOutage
+    /// The App Store Server API answers HTTP 500 (per request to it).
+    case serverAPIOutage
+    /// A notification is never sent (per notification).
+    case notificationDrop
+    /// A notification attempt is posted twice (per attempt).
+    case notificationDuplicate
+    /// A notification attempt is held back up to a second, so later ones overtake it (per attempt).
+    case notificationReorder
+    /// A notification attempt is held back several seconds, past the app's report (per attempt).
+    case notificationDelay
+    /// Apple refunds a charge, before or after its delivery (per charge).
+    case refund
+    /// Apple reverses a refund (per refund).
+    case refundReversal
+    /// Apple asks for consumption information (per charge).
+    case consumptionRequest
+    /// Another player signs in on a shared device, before or in the middle of a purchase
+    /// (per purchase on a shared device).
+    case accountSwitch
+    /// The customer buys from the App Store page instead of the game, sometimes while
+    /// nobody is signed in (per purchase).
+    case promotedPurchase
+    /// The purchase waits for a parent, who approves or declines it later (per purchase).
+    case askToBuy
+    /// A malicious device reports a transaction it signed itself or tampered with (per purchase).
+    case forgedReport
+    /// A malicious device reports another player's genuine signed transaction (per purchase).
+    case replayedReport
+
+    /// The rate a run uses unless told otherwise.
+    public var defaultRate: Double {
+        switch self {
+        case .appKill: 0.1
+        case .reinstallKeepingKeychain, .reinstallLosingKeychain: 0.01
+        case .networkDrop: 0.05
+        case .networkTimeout: 0.03
+        case .serverRestart: 0.004
+        case .verifyReceiptOutage, .serverAPIOutage: 0.2
+        case .notificationDrop, .notificationDuplicate: 0.1
+        case .notificationReorder: 0.2
+        case .notificationDelay: 0.05
+        case .refund: 0.05
+        case .refundReversal: 0.3
+        case .consumptionRequest: 0.03
+        case .accountSwitch: 0.1
+        case .promotedPurchase, .askToBuy: 0.05
+        case .forgedReport, .replayedReport: 0.02
+        }
+    }
+
+    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

@@ -1,0 +1,22 @@
+import AppStoreEmulator
+import Foundation
+import PurchaseSDK
+
+/// What every simulated device shares: the App Store, the server's address, the ground
+/// truth, the fault counts, the server restarts and the attacker.
+struct SimulationWorld: Sendable {
+    let emulator: AppStoreEmulator
+    let serverURL: URL
+    let playerSecret: String
+    let directory: URL
+    let rates: FaultRates
+    let seed: UInt64
+    let book: PaymentBook
+    let tally: FaultTally
+    let chaos: ServerChaos
+    let attacker: Attacker
+    /// The consumables the devices buy.
+    let products: [String]
+    /// The pipeline's backoff: short, so a run does not wait on real-time retries.
+    let retry = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(400))
+}
