@@ -111,12 +111,15 @@ public protocol LedgerStore: Sendable {
 
     /// Records an App Store Server Notification; `true` when it is new, `false` for a
     /// duplicate (same `notificationUUID`; nothing changes). A new notification also gets a
-    /// ``HistoryEventType/notificationReceived`` event.
+    /// ``HistoryEventType/notificationReceived`` event whose detail holds its type, subtype,
+    /// UUID and Apple's `signedDate` (milliseconds), which orders notifications that arrive
+    /// out of order.
     func recordNotification(
         notificationUUID: String,
         type: String,
         subtype: String?,
         transactionId: String?,
+        signedDate: Date?,
         receivedAt: Date
     ) async throws -> Bool
 

@@ -81,7 +81,8 @@ public final class DevStack: Sendable {
         configuration.playerTokenSecret = configuration.playerTokenSecret ?? "dev-player-secret"
         configuration.adminKey = configuration.adminKey ?? "dev-admin-key"
         configuration.verifyReceipt = VerifyReceiptSettings(
-            mode: base.verifyReceipt.mode == .off ? .fallback : base.verifyReceipt.mode, productionURL: URL(string: "http://apple.dev/production"),
+            mode: base.verifyReceipt.mode == .off ? .fallback : base.verifyReceipt.mode,
+            productionURL: URL(string: "http://apple.dev/production"),
             sandboxURL: URL(string: "http://apple.dev/sandbox"))
         let key = emulator.identity.apiKey
         configuration.appStoreServerAPI = AppStoreServerAPISettings(

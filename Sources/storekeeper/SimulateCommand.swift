@@ -29,7 +29,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The ledger: sqlite:PATH or postgres://… (default: a new SQLite file, removed afterwards).")
     var database: String?
 
-    @Option(help: "all, none, or a comma-separated list of fault kinds, each optionally =RATE (appKill,networkDrop=0.2).")
+    @Option(
+        help: "all, none, or a comma-separated list of fault kinds, each optionally =RATE (appKill,networkDrop=0.2).")
     var faults = "all"
 
     @Flag(help: "Print the report as one JSON object.")

@@ -20,6 +20,7 @@ extension LedgerBehaviourTests {
                             type: "ONE_TIME_CHARGE",
                             subtype: nil,
                             transactionId: transactionId,
+                            signedDate: nil,
                             receivedAt: received
                         )
                     }
@@ -55,9 +56,13 @@ extension LedgerBehaviourTests {
                     type: "REFUND",
                     subtype: nil,
                     transactionId: transactionId,
+                    signedDate: Date(timeIntervalSince1970: 1_790_000_000.123),
                     receivedAt: Date()
                 )
             )
+            let recorded = try #require(
+                try await store.events(transactionId: transactionId).last { $0.type == .notificationReceived })
+            #expect(recorded.detail["signedDate"] == "1790000000123", "Apple's signed date orders refunds")
             #expect(try await store.timeline(playerId: "player-1").last?.playerId == "player-1")
             #expect(try await store.notification(uuid: "unknown") == nil)
         }

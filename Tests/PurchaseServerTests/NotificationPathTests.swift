@@ -192,4 +192,44 @@ struct NotificationPathTests {
         #expect(answer.code == "transaction_revoked")
         #expect(try await fixture.wallet("alice").isEmpty)
     }
+
+    @Test(
+        "a refund reversal that overtakes its refund wins: Apple's signed dates order them, not arrival",
+        arguments: StoreKind.allCases)
+    func reversalBeforeItsRefund(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let paid = try await fixture.pay(token: order.appAccountToken)
+        let transactionId = try #require(paid.transactionId)
+        #expect(
+            try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction)).status == 200)
+        try await fixture.emulator.refund(transactionId: transactionId)
+        try await Task.sleep(for: .milliseconds(5))
+        try await fixture.emulator.reverseRefund(transactionId: transactionId)
+        let notices = await fixture.emulator.notifications().filter { $0.transactionId == transactionId }
+        let refund = try #require(notices.last { $0.notificationType == .refund })
+        let reversal = try #require(notices.last { $0.notificationType == .refundReversed })
+        try #require(refund.signedDate < reversal.signedDate)
+
+        for notice in [reversal, refund, reversal, refund] {
+            let posted = try await fixture.send(
+                .post, "/v1/notifications/apple", json: ["signedPayload": notice.signedPayload])
+            #expect(posted.status == 200)
+        }
+        #expect(try await fixture.wallet("alice") == ["coins": 100], "the refund came first, then its reversal")
+        #expect(try await fixture.store.purchase(transactionId: transactionId)?.status == .delivered)
+        #expect(try await fixture.store.ledgerEntries(playerId: "alice").map(\.kind) == [.grant])
+
+        // A refund signed after the reversal still refunds.
+        try await fixture.emulator.refund(transactionId: transactionId)
+        let again = try #require(
+            await fixture.emulator.notifications().last {
+                $0.transactionId == transactionId && $0.notificationType == .refund
+            })
+        #expect(
+            try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": again.signedPayload])
+                .status == 200)
+        #expect(try await fixture.wallet("alice") == ["coins": 0])
+    }
 }

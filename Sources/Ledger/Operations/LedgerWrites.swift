@@ -17,10 +17,11 @@ enum LedgerWrites {
 
     /// Records a new notification and its ``HistoryEventType/notificationReceived`` event;
     /// `false` (nothing written) when its UUID is known (Apple's retries).
-    static func recordNotification(_ notification: NotificationRecord) -> LedgerOperation<Bool> {
+    static func recordNotification(_ notification: NotificationRecord, signedDate: Date?) -> LedgerOperation<Bool> {
         LedgerOperation.first(LedgerSQL.insertNotification(notification)) { _ in () }.then { recorded in
             guard recorded != nil else { return .done(false) }
-            return LedgerOperation.execute(try LedgerSQL.insertNotificationEvent(notification)).map { true }
+            return LedgerOperation.execute(try LedgerSQL.insertNotificationEvent(notification, signedDate: signedDate))
+                .map { true }
         }
     }
 

@@ -329,9 +329,11 @@ enum LedgerSQL {
 
     /// The history event for a new notification, attributed to the transaction's player
     /// when the transaction was already delivered.
-    static func insertNotificationEvent(_ notification: NotificationRecord) throws -> LedgerStatement {
+    static func insertNotificationEvent(_ notification: NotificationRecord, signedDate: Date?) throws -> LedgerStatement
+    {
         var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
         detail["subtype"] = notification.subtype
+        detail["signedDate"] = signedDate.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) }
         let transactionId = SQLArgument.optional(notification.transactionId)
         return LedgerStatement(
             """

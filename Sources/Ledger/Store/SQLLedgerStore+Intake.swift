@@ -19,6 +19,7 @@ extension SQLLedgerStore {
         type: String,
         subtype: String?,
         transactionId: String?,
+        signedDate: Date?,
         receivedAt: Date
     ) async throws -> Bool {
         let notification = NotificationRecord(
@@ -29,7 +30,7 @@ extension SQLLedgerStore {
             receivedAt: receivedAt.ledgerNormalized,
             processedAt: nil
         )
-        return try await write(LedgerWrites.recordNotification(notification))
+        return try await write(LedgerWrites.recordNotification(notification, signedDate: signedDate))
     }
 
     public func markNotificationProcessed(_ notificationUUID: String) async throws {

@@ -24,7 +24,8 @@ struct InProcessStoreClient: StoreClient {
     func products(ids: [String]) async throws -> [StoreProduct] {
         emulator.products.filter { ids.contains($0.productId) }.map {
             StoreProduct(
-                productId: $0.productId, displayName: $0.displayName ?? $0.productId, priceMilliunits: $0.price, currency: $0.currency)
+                productId: $0.productId, displayName: $0.displayName ?? $0.productId, priceMilliunits: $0.price,
+                currency: $0.currency)
         }
     }
 

@@ -105,7 +105,9 @@ actor SimulatedDevice {
             outcome = try await pipeline.purchase(productId: plan.productId, quantity: plan.quantity)
         } catch {
             // Killed (or found dead): the next purchase relaunches the app.
-            if plan.asksToBuy { _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false)) }
+            if plan.asksToBuy {
+                _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false))
+            }
             crashed = true
             return
         }
@@ -145,7 +147,8 @@ actor SimulatedDevice {
     /// strikes with the plan's kill, account switch and early refund.
     private func pass(_ boundary: PipelineBoundary, _ record: PurchaseRecord) async throws {
         if boundary == .beforeStorePurchase, let token = record.appAccountToken {
-            await world.book.recordPayment(token: token, player: record.playerId, productId: record.productId, device: id)
+            await world.book.recordPayment(
+                token: token, player: record.playerId, productId: record.productId, device: id)
         }
         if boundary == .beforeReport, let transactionId = record.transactionId {
             if let token = record.appAccountToken {
@@ -257,6 +260,7 @@ actor SimulatedDevice {
     }
 
     private func note(_ line: String, _ record: PurchaseRecord) async {
-        await world.book.note("\(line) (\(id), \(record.playerId), \(record.productId))", about: record.appAccountToken ?? record.id)
+        await world.book.note(
+            "\(line) (\(id), \(record.playerId), \(record.productId))", about: record.appAccountToken ?? record.id)
     }
 }

@@ -6,7 +6,8 @@ public struct FaultRates: Hashable, Sendable {
     public private(set) var rates: [FaultKind: Double]
 
     /// Every fault at its default rate.
-    public static let all = FaultRates(rates: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultRate) }))
+    public static let all = FaultRates(
+        rates: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultRate) }))
     /// No faults.
     public static let none = FaultRates(rates: [:])
 
@@ -24,7 +25,9 @@ public struct FaultRates: Hashable, Sendable {
         default:
             var rates: [FaultKind: Double] = [:]
             for item in list.split(separator: ",") {
-                let parts = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+                let parts = item.split(separator: "=", maxSplits: 1).map {
+                    String($0).trimmingCharacters(in: .whitespaces)
+                }
                 guard let kind = FaultKind(rawValue: parts[0]) else {
                     throw SimulationError(
                         "unknown fault \"\(parts[0])\"; the kinds are "
@@ -35,7 +38,8 @@ public struct FaultRates: Hashable, Sendable {
                     continue
                 }
                 guard let rate = Double(parts[1]), (0...1).contains(rate) else {
-                    throw SimulationError("the rate of \(kind.rawValue) must be a number from 0 to 1, not \"\(parts[1])\"")
+                    throw SimulationError(
+                        "the rate of \(kind.rawValue) must be a number from 0 to 1, not \"\(parts[1])\"")
                 }
                 rates[kind] = rate
             }

@@ -180,7 +180,8 @@ public struct Simulation: Sendable {
                 token: tokens[violation.transactionId], transactionId: violation.transactionId)
             for event in try await store.events(transactionId: violation.transactionId) {
                 let detail = event.detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                history.append("server: \(event.type.rawValue) \(event.playerId ?? "-") \(detail.joined(separator: " "))")
+                history.append(
+                    "server: \(event.type.rawValue) \(event.playerId ?? "-") \(detail.joined(separator: " "))")
             }
             offenders.append(
                 SimulationReport.Offender(

@@ -110,19 +110,12 @@ struct PurchaseDeliverer: Sendable {
         return result
     }
 
-    /// Whether the last refund notification recorded for the transaction (REFUND or REVOKE,
-    /// not undone by REFUND_REVERSED) came before any delivery: a device may still hold the
-    /// signed transaction from before the refund, which carries no revocation date.
+    /// Whether Apple's latest refund-state notification recorded for the transaction
+    /// (REFUND or REVOKE, not undone by a later-signed REFUND_REVERSED) came before any
+    /// delivery: a device may still hold the signed transaction from before the refund,
+    /// which carries no revocation date.
     private func refundNotified(_ transactionId: String) async throws -> Bool {
-        var revoked = false
-        for event in try await store.events(transactionId: transactionId) where event.type == .notificationReceived {
-            switch event.detail["notificationType"] {
-            case NotificationType.refund.rawValue, NotificationType.revoke.rawValue: revoked = true
-            case NotificationType.refundReversed.rawValue: revoked = false
-            default: break
-            }
-        }
-        return revoked
+        RefundNotices(events: try await store.events(transactionId: transactionId)).isRevoked
     }
 
     /// Refuses a player's claim on a purchase delivered to someone else.

@@ -47,7 +47,9 @@ struct NotificationIntake: Sendable {
         let type = notification.notificationType?.rawValue ?? "UNKNOWN"
         let isNew = try await store.recordNotification(
             notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
-            transactionId: verified.transaction?.transactionId, receivedAt: Date())
+            transactionId: verified.transaction?.transactionId,
+            signedDate: notification.signedDate.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+            receivedAt: Date())
         if !isNew, try await store.notification(uuid: uuid)?.processedAt != nil {
             metrics.recordNotification(type: type, duplicate: true)
             return .duplicate
@@ -62,6 +64,14 @@ struct NotificationIntake: Sendable {
         guard let type = verified.notification.notificationType, let payload = verified.transaction,
             let transaction = VerifiedTransaction(payload)
         else { return }
+        if [.refund, .revoke, .refundReversed].contains(type),
+            try await RefundNotices(events: store.events(transactionId: transaction.transactionId)).supersede(
+                verified.notification.notificationUUID ?? "", signedAt: verified.notification.signedDate ?? 0)
+        {
+            // Apple signed a later refund-state notification, already recorded: this one
+            // arrived out of order and must not undo it.
+            return
+        }
         switch type {
         case .oneTimeCharge, .subscribed, .didRenew:
             try await deliver(transaction, source: source)
