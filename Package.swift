@@ -111,6 +111,7 @@ let package = Package(
                 "AppStoreVerification",
                 "Ledger",
                 "PurchaseServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,6 +131,8 @@ let package = Package(
                 "PurchaseSDKEmulator",
                 "PurchaseServer",
                 "StoreKeeperDev",
+                "AppStoreAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ import AppStoreAPI
 import AppStoreEmulator
 import AppStoreModel
 import AppStoreVerification
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Ledger
@@ -23,6 +24,13 @@ public final class DevStack: Sendable {
     public let configuration: ServerConfiguration
     private let settings: DevStackConfiguration
     private let state = DevStackState()
+    /// The server's connections to "Apple": a short connect timeout, so a request made while
+    /// the stack's own port is closing (a restart) fails at once instead of holding the
+    /// graceful shutdown for long; and a short read timeout, since a pooled connection to
+    /// the closing port may never be answered. The emulator answers in milliseconds.
+    private let appleClient = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(1), read: .seconds(3))))
 
     /// Starts the emulator and the server.
     public init(_ settings: DevStackConfiguration) async throws {
@@ -62,6 +70,7 @@ public final class DevStack: Sendable {
     public func stop() async {
         try? await stopServer()
         await emulator.shutdown()
+        try? await appleClient.shutdown()
     }
 
     /// Waits until the server stops (by a signal, with ``DevStackConfiguration/handlesSignals``).
@@ -95,6 +104,7 @@ public final class DevStack: Sendable {
         let store = try makeLedgerStore(url: settings.databaseURL)
         try await store.migrate()
         let state = state
+        let apple = AsyncHTTPClientTransport(client: appleClient, timeout: 3)
         let transport = ClosureHTTPTransport { request in
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             if components?.host == "apple.dev" {
@@ -104,7 +114,7 @@ public final class DevStack: Sendable {
             }
             var redirected = request
             redirected.url = components?.url ?? request.url
-            return try await AsyncHTTPClientTransport(timeout: 10).send(redirected)
+            return try await apple.send(redirected)
         }
         let server = try PurchaseServer(
             configuration: configuration, store: store,

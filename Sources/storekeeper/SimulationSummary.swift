@@ -19,6 +19,7 @@ struct SimulationSummary {
             lost \(report.lost), duplicates \(report.duplicates), wrongPlayer \(report.wrongPlayer), \
             forgedDelivered \(report.forgedDelivered)
             faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))
+            purchase calls: \(report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             \(report.holds ? "PASS: every charge delivered exactly once, to the player who paid" : "FAIL")
             """
     }

@@ -96,7 +96,10 @@ actor SimulatedDevice {
 
     private func buy(_ plan: DevicePlan) async {
         if signedIn == nil { await signIn(players[0]) }
-        guard let pipeline else { return }
+        guard let pipeline else {
+            await world.tally.count(outcome: "app_not_running")
+            return
+        }
         if plan.asksToBuy {
             _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: true))
         }
@@ -104,12 +107,22 @@ actor SimulatedDevice {
         do {
             outcome = try await pipeline.purchase(productId: plan.productId, quantity: plan.quantity)
         } catch {
+            await world.tally.count(outcome: error is SimulatedCrash ? "killed" : "app_not_running")
             // Killed (or found dead): the next purchase relaunches the app.
             if plan.asksToBuy {
                 _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false))
             }
             crashed = true
             return
+        }
+        switch outcome {
+        case .delivered: await world.tally.count(outcome: "delivered")
+        case .pending: await world.tally.count(outcome: "pending")
+        case .cancelled: await world.tally.count(outcome: "cancelled")
+        case .failed(let record):
+            if case .failed(let reason) = record.state {
+                await world.tally.count(outcome: "failed:\(reason)")
+            }
         }
         if plan.asksToBuy {
             _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false))
@@ -246,7 +259,7 @@ actor SimulatedDevice {
                 mirror: FilePurchaseJournal(url: keychainDirectory.appendingPathComponent("journal"))),
             server: PurchaseServerClient(
                 baseURL: world.serverURL,
-                transport: SimulatedNetwork(base: URLSessionTransport(timeout: 10), weather: weather)),
+                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: world.http), weather: weather)),
             tokens: { PlayerTokenVerifier.issue(playerId: $0, secret: secret) },
             retry: world.retry,
             hooks: PipelineHooks { [weak self] boundary, record in try await self?.pass(boundary, record) })

@@ -17,12 +17,16 @@ actor Attacker {
     private let signer: JWSSigner
     private let book: PaymentBook
     private let tally: FaultTally
-    private let transport = URLSessionTransport(timeout: 10)
+    private let transport: DeviceHTTPTransport
     private var captured: [String] = []
     private var forgeries = 0
 
-    init(baseURL: URL, playerSecret: String, bundleId: String, book: PaymentBook, tally: FaultTally) throws {
+    init(
+        baseURL: URL, transport: DeviceHTTPTransport, playerSecret: String, bundleId: String, book: PaymentBook,
+        tally: FaultTally
+    ) throws {
         self.baseURL = baseURL
+        self.transport = transport
         token = PlayerTokenVerifier.issue(playerId: Self.playerId, secret: playerSecret)
         self.bundleId = bundleId
         signer = try JWSSigner(chain: SigningChain.generate(.es256, options: .appleNamed(for: .es256)))

@@ -1,4 +1,5 @@
 import AppStoreEmulator
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import Ledger
@@ -64,6 +65,20 @@ public struct Simulation: Sendable {
     private func run(
         on stack: DevStack, directory: URL, playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
+        let http = DeviceHTTPTransport.makeClient(connections: max(configuration.players, 8))
+        do {
+            let report = try await run(on: stack, http: http, directory: directory, playerSecret: playerSecret, started: started)
+            try? await http.shutdown()
+            return report
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func run(
+        on stack: DevStack, http: HTTPClient, directory: URL, playerSecret: String, started: ContinuousClock.Instant
+    ) async throws -> SimulationReport {
         let emulator = stack.emulator
         let rates = configuration.faults
         await emulator.setFaults(appleFaults)
@@ -71,11 +86,11 @@ public struct Simulation: Sendable {
         let book = PaymentBook()
         let serverURL = await stack.baseURL
         let world = SimulationWorld(
-            emulator: emulator, serverURL: serverURL, playerSecret: playerSecret,
+            emulator: emulator, serverURL: serverURL, http: http, playerSecret: playerSecret,
             directory: directory.appendingPathComponent("devices"), rates: rates, seed: configuration.seed, book: book,
             tally: tally, chaos: ServerChaos(stack: stack, tally: tally),
             attacker: try Attacker(
-                baseURL: serverURL, playerSecret: playerSecret, bundleId: emulator.configuration.bundleId, book: book,
+                baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret, bundleId: emulator.configuration.bundleId, book: book,
                 tally: tally),
             products: ["coins100", "coins500", "potion"])
         let devices = makeDevices(world)
@@ -102,7 +117,8 @@ public struct Simulation: Sendable {
         faults[.verifyReceiptOutage] = appleFaults["verifyReceipt", default: 0]
         faults[.serverAPIOutage] = appleFaults.filter { $0.key != "verifyReceipt" }.values.reduce(0, +)
         let report = try await judge(
-            stack: stack, players: devices.flatMap(\.players), book: book, faults: faults.filter { $0.value > 0 },
+            stack: stack, players: devices.flatMap(\.players), book: book, tally: tally,
+            faults: faults.filter { $0.value > 0 },
             started: started)
         for device in devices { await device.shutDown() }
         return report
@@ -154,7 +170,7 @@ public struct Simulation: Sendable {
     }
 
     private func judge(
-        stack: DevStack, players: [String], book: PaymentBook, faults: [FaultKind: Int],
+        stack: DevStack, players: [String], book: PaymentBook, tally: FaultTally, faults: [FaultKind: Int],
         started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let store = try await stack.store
@@ -194,7 +210,7 @@ public struct Simulation: Sendable {
             forgedDelivered: verdict.forgedDelivered, refunded: verdict.refunded, reversed: reversed,
             faults: faults, seed: configuration.seed,
             elapsedSeconds: (ContinuousClock.now - started) / .seconds(1), purchases: configuration.purchases,
-            players: configuration.players, offenders: offenders)
+            players: configuration.players, outcomes: await tally.outcomes, offenders: offenders)
     }
 
     // MARK: Configuration

@@ -39,6 +39,9 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var purchases: Int
     /// Players (the attacker not counted).
     public var players: Int
+    /// How the devices' purchase calls ended (`delivered`, `pending`, `cancelled`,
+    /// `failed:REASON`, `killed`); promoted purchases are not counted here.
+    public var outcomes: [String: Int]
     /// Every offending transaction.
     public var offenders: [Offender]
 

@@ -1,4 +1,5 @@
 import AppStoreEmulator
+import AsyncHTTPClient
 import Foundation
 import PurchaseSDK
 
@@ -7,6 +8,8 @@ import PurchaseSDK
 struct SimulationWorld: Sendable {
     let emulator: AppStoreEmulator
     let serverURL: URL
+    /// The devices' connections to the server.
+    let http: HTTPClient
     let playerSecret: String
     let directory: URL
     let rates: FaultRates
@@ -17,6 +20,7 @@ struct SimulationWorld: Sendable {
     let attacker: Attacker
     /// The consumables the devices buy.
     let products: [String]
-    /// The pipeline's backoff: short, so a run does not wait on real-time retries.
-    let retry = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(400))
+    /// The pipeline's backoff: short, so a run does not wait on real-time retries; orders
+    /// outlast a server restart (a few seconds of retries) before giving up.
+    let retry = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(400), orderAttempts: 20)
 }
