@@ -6,8 +6,10 @@ import Testing
 /// every fault, judged by the oracle.
 @Suite(.serialized, .timeLimit(.minutes(30))) struct SimulationTests {
     private static func failures(_ report: SimulationReport) -> String {
-        report.offenders.map { "\($0.kind) \($0.transactionId): \($0.detail)\n  " + $0.history.joined(separator: "\n  ") }
-            .joined(separator: "\n")
+        report.offenders.map {
+            "\($0.kind) \($0.transactionId): \($0.detail)\n  " + $0.history.joined(separator: "\n  ")
+        }
+        .joined(separator: "\n")
     }
 
     /// CI's run: 2,000 purchases over ten seeds with every fault on. Nothing is lost,
@@ -19,7 +21,8 @@ import Testing
         for seed in UInt64(1)...10 {
             let report = try await Simulation(SimulationConfiguration(players: 10, purchases: 200, seed: seed)).run()
             #expect(report.holds, "seed \(seed):\n\(Self.failures(report))")
-            #expect(report.lost == 0 && report.duplicates == 0 && report.wrongPlayer == 0 && report.forgedDelivered == 0)
+            #expect(
+                report.lost == 0 && report.duplicates == 0 && report.wrongPlayer == 0 && report.forgedDelivered == 0)
             #expect(report.charged >= 100, "seed \(seed): most purchases are paid for")
             #expect(report.delivered + report.refunded >= report.charged, "seed \(seed)")
             #expect(report.seed == seed)

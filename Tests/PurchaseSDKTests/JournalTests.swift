@@ -29,6 +29,39 @@ import Testing
         #expect(contents.records[0].transactionId == "2000000000000001")
     }
 
+    @Test func aReinstallGetsTheRecordsBackFromTheMirror() async throws {
+        let app = temporaryJournal()
+        let keychain = temporaryJournal()
+        defer {
+            try? FileManager.default.removeItem(at: app.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: keychain.deletingLastPathComponent())
+        }
+        var paid = record("alice", at: 1)
+        let before = MirroredPurchaseJournal(
+            primary: FilePurchaseJournal(url: app), mirror: FilePurchaseJournal(url: keychain))
+        try await before.write(paid)
+        paid.state = .purchased
+        paid.updatedAt = Date(timeIntervalSince1970: 2)
+        try await before.write(paid)
+        try await before.write(record("bob", at: 3))
+
+        try FileManager.default.removeItem(at: app.deletingLastPathComponent())
+        let after = MirroredPurchaseJournal(
+            primary: FilePurchaseJournal(url: app), mirror: FilePurchaseJournal(url: keychain))
+        let restored = try await after.load()
+        #expect(restored.records.map(\.playerId) == ["alice", "bob"])
+        #expect(restored.records.first?.state == .purchased, "the newest version of each record")
+        let rewritten = try await FilePurchaseJournal(url: app).load()
+        #expect(rewritten.records.map(\.id) == restored.records.map(\.id), "restored records are written back")
+
+        // A newer version in the app's file wins over an older mirror.
+        var finished = paid
+        finished.state = .finished
+        finished.updatedAt = Date(timeIntervalSince1970: 9)
+        try await FilePurchaseJournal(url: app).write(finished)
+        #expect(try await after.load().records.first?.state == .finished)
+    }
+
     @Test func aCorruptEntryIsReportedAndKeptAndTheRestRecovered() async throws {
         let url = temporaryJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

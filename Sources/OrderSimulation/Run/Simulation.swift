@@ -67,7 +67,8 @@ public struct Simulation: Sendable {
     ) async throws -> SimulationReport {
         let http = DeviceHTTPTransport.makeClient(connections: max(configuration.players, 8))
         do {
-            let report = try await run(on: stack, http: http, directory: directory, playerSecret: playerSecret, started: started)
+            let report = try await run(
+                on: stack, http: http, directory: directory, playerSecret: playerSecret, started: started)
             try? await http.shutdown()
             return report
         } catch {
@@ -90,7 +91,8 @@ public struct Simulation: Sendable {
             directory: directory.appendingPathComponent("devices"), rates: rates, seed: configuration.seed, book: book,
             tally: tally, chaos: ServerChaos(stack: stack, tally: tally),
             attacker: try Attacker(
-                baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret, bundleId: emulator.configuration.bundleId, book: book,
+                baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret,
+                bundleId: emulator.configuration.bundleId, book: book,
                 tally: tally),
             products: ["coins100", "coins500", "potion"])
         let devices = makeDevices(world)

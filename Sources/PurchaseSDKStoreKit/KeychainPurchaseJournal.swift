@@ -3,39 +3,29 @@
     import PurchaseSDK
     import Security
 
-    /// A ``PurchaseJournal`` that keeps every record in a file journal and mirrors it to the
-    /// Keychain, which survives deleting and reinstalling the app: after a reinstall the
-    /// records come back from the Keychain and the pipeline resumes them.
+    /// A ``PurchaseJournal`` in the Keychain, which survives deleting and reinstalling the
+    /// app: one generic password per record. Use it as the mirror of the app's file journal,
+    /// `MirroredPurchaseJournal(primary: FilePurchaseJournal(url: …), mirror: KeychainPurchaseJournal())`,
+    /// so that after a reinstall the records come back and the pipeline resumes them.
     ///
     /// Written against Apple's documented Security API; not compiled on Linux.
-    public actor KeychainMirroredJournal: PurchaseJournal {
-        private let file: any PurchaseJournal
+    public actor KeychainPurchaseJournal: PurchaseJournal {
         private let service: String
 
-        /// Mirrors `file` under the Keychain service `service` (one generic password per record).
-        public init(file: any PurchaseJournal, service: String = "StoreKeeper.PurchaseJournal") {
-            self.file = file
+        /// A journal under the Keychain service `service`.
+        public init(service: String = "StoreKeeper.PurchaseJournal") {
             self.service = service
         }
 
-        /// The file's records, and those only the Keychain still has (a reinstall), newest
-        /// version of each.
+        /// Every record the Keychain holds, and the items that did not decode.
         public func load() async throws -> JournalContents {
-            var contents = try await file.load()
-            var byId = Dictionary(contents.records.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            let (mirrored, damage) = try mirroredRecords()
-            contents.damage += damage
-            for record in mirrored where (byId[record.id]?.updatedAt ?? .distantPast) < record.updatedAt {
-                byId[record.id] = record
-                try await file.write(record)
-            }
-            contents.records = byId.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-            return contents
+            let (records, damage) = try mirroredRecords()
+            return JournalContents(
+                records: records.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, damage: damage)
         }
 
-        /// Writes the file first, then the Keychain item.
+        /// Adds or replaces the record's Keychain item.
         public func write(_ record: PurchaseRecord) async throws {
-            try await file.write(record)
             let data = try JSONEncoder().encode(record)
             let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
