@@ -33,6 +33,9 @@ struct SimulateCommand: AsyncParsableCommand {
         help: "all, none, or a comma-separated list of fault kinds, each optionally =RATE (appKill,networkDrop=0.2).")
     var faults = "all"
 
+    @Option(help: "Seconds between the server's reconciler passes during the run; 0 for only the final pass.")
+    var reconcilerInterval: Double = 10
+
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
@@ -64,6 +67,7 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         return SimulationConfiguration(
-            players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates)
+            players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates,
+            reconcilerIntervalSeconds: reconcilerInterval)
     }
 }

@@ -43,20 +43,7 @@ struct InProcessStoreClient: StoreClient {
     }
 
     func transactionUpdates() -> AsyncStream<StoreTransaction> {
-        let (stream, continuation) = AsyncStream.makeStream(of: StoreTransaction.self)
-        let poller = Task {
-            var seen: Set<String> = []
-            while !Task.isCancelled {
-                for transaction in (try? await unfinishedTransactions()) ?? []
-                where seen.insert(transaction.transactionId).inserted {
-                    continuation.yield(transaction)
-                }
-                try? await Task.sleep(for: pollInterval)
-            }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in poller.cancel() }
-        return stream
+        UnfinishedTransactionPoller.updates(every: pollInterval) { try await unfinishedTransactions() }
     }
 
     func unfinishedTransactions() async throws -> [StoreTransaction] {
