@@ -60,6 +60,15 @@ public struct PurchaseServer: Sendable {
         let allowed = Set(configuration.allowedEnvironments)
         let policy = VerificationPolicy(bundleId: configuration.bundleId, environments: allowed)
         let jwsVerifier = JWSVerifier(roots: trustRoots, policy: policy)
+        let serverAPIClient = try configuration.appStoreServerAPI.map { settings in
+            AppStoreServerAPIClient(
+                baseURL: settings.baseURL,
+                key: try AppStoreServerAPIKey(
+                    issuerId: settings.issuerId, keyId: settings.keyId, bundleId: configuration.bundleId,
+                    privateKeyPEM: settings.resolvedPEM()),
+                transport: httpTransport)
+        }
+        self.serverAPIClient = serverAPIClient
         let verifyReceipt = configuration.verifyReceipt
         let verifier = TransactionVerifier(
             jwsVerifier: jwsVerifier,
@@ -70,6 +79,7 @@ public struct PurchaseServer: Sendable {
                     productionBaseURL: verifyReceipt.productionURL ?? VerifyReceiptClient.defaultProductionBaseURL,
                     sandboxBaseURL: verifyReceipt.sandboxURL ?? VerifyReceiptClient.defaultSandboxBaseURL,
                     sharedSecret: verifyReceipt.sharedSecret, transport: httpTransport),
+            serverAPIClient: serverAPIClient,
             verifyReceiptMode: verifyReceipt.mode,
             bundleId: configuration.bundleId,
             allowedEnvironments: allowed)
@@ -81,15 +91,6 @@ public struct PurchaseServer: Sendable {
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
             verifier: verifier, deliverer: deliverer)
 
-        let serverAPIClient = try configuration.appStoreServerAPI.map { settings in
-            AppStoreServerAPIClient(
-                baseURL: settings.baseURL,
-                key: try AppStoreServerAPIKey(
-                    issuerId: settings.issuerId, keyId: settings.keyId, bundleId: configuration.bundleId,
-                    privateKeyPEM: settings.resolvedPEM()),
-                transport: httpTransport)
-        }
-        self.serverAPIClient = serverAPIClient
         let notificationPolicy = VerificationPolicy(
             bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)
         self.intake = NotificationIntake(

@@ -144,6 +144,39 @@ struct PurchasePathTests {
         #expect(try await fixture.store.purchase(transactionId: try #require(paid.transactionId)) == nil)
     }
 
+    @Test(
+        "a receipt reported without its order is bound by the token Apple's Server API holds, not by the reporter",
+        arguments: StoreKind.allCases)
+    func receiptWithoutOrderBoundThroughApple(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let paid = try await fixture.pay(token: order.appAccountToken)
+        let claim: [String: String] = [
+            "receipt": try #require(paid.appReceipt), "transactionId": try #require(paid.transactionId),
+        ]
+
+        // Another player signed in on the same phone reports the receipt (its journal lost).
+        let stranger = try await fixture.send(.post, "/v1/purchases", credential: fixture.token("bob"), json: claim)
+        #expect(stranger.status == 409)
+        #expect(stranger.code == "transaction_belongs_to_other_player")
+        #expect(try await fixture.wallet("bob").isEmpty)
+
+        // While Apple's Server API fails, the report waits instead of guessing a player.
+        await fixture.emulator.setFaults(EmulatorFaults(endpoints: ["serverAPI": EndpointFaults(errorRate: 1)]))
+        let waiting = try await fixture.send(.post, "/v1/purchases", credential: fixture.token("alice"), json: claim)
+        #expect(waiting.status == 202, "accepted, not delivered: the device retries")
+        #expect(waiting.code == "apple_unavailable")
+        await fixture.emulator.setFaults(EmulatorFaults())
+
+        let payer = try await fixture.send(.post, "/v1/purchases", credential: fixture.token("alice"), json: claim)
+        let reply = try payer.decode(PurchaseReply.self)
+        #expect(payer.status == 200)
+        #expect(reply.orderId == order.orderId)
+        #expect(reply.flags.isEmpty, "bound to alice's order, not unbound")
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
     @Test("a product other than the order's is refused")
     func productMismatch() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)

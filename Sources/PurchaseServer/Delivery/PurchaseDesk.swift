@@ -53,9 +53,11 @@ struct PurchaseDesk: Sendable {
             case (let jws?, nil, _):
                 return (try await verifier.transaction(signedTransaction: jws), .clientSignedTransaction)
             case (nil, let receipt?, let transactionId?):
-                return (
-                    try await verifier.transaction(receipt: receipt, transactionId: transactionId), .clientReceipt
-                )
+                var transaction = try await verifier.transaction(receipt: receipt, transactionId: transactionId)
+                if report.orderId == nil {
+                    transaction = try await verifier.bindingFromApple(transaction)
+                }
+                return (transaction, .clientReceipt)
             default:
                 throw ServerError.invalidRequest(
                     "send signedTransaction, or receipt with transactionId (and orderId to bind it)")

@@ -9,10 +9,13 @@ import Foundation
 /// Receipts are verified locally first; Apple's verifyReceipt is asked as a second opinion
 /// or as a fallback for receipts local verification cannot read, as configured. A receipt
 /// that local verification rejects as forged is never delivered, whatever Apple says.
+/// A receipt does not carry the order's `appAccountToken`; when the App Store Server API is
+/// configured, ``bindingFromApple(_:)`` fetches it.
 struct TransactionVerifier: Sendable {
     let jwsVerifier: JWSVerifier
     let receiptVerifier: ReceiptVerifier
     let verifyReceiptClient: VerifyReceiptClient?
+    let serverAPIClient: AppStoreServerAPIClient?
     let verifyReceiptMode: VerifyReceiptSettings.Mode
     let bundleId: String
     let allowedEnvironments: Set<AppStoreEnvironment>
@@ -58,6 +61,41 @@ struct TransactionVerifier: Sendable {
         } catch {
             throw .rejected("malformed_container", "\(error)", transactionId: transactionId)
         }
+    }
+
+    /// The transaction with the `appAccountToken` Apple holds for it (Get Transaction Info),
+    /// so that a receipt reported without an order still reaches the player whose order
+    /// paid, not whoever reports it. Unchanged when it has a token already, when the Server
+    /// API is not configured, or when Apple does not know the transaction (Xcode testing).
+    ///
+    /// - Throws: `apple_unavailable` (pending: retry) while the Server API fails; a
+    ///   verification code when its answer does not verify.
+    func bindingFromApple(_ transaction: VerifiedTransaction) async throws(DeliveryRefusal) -> VerifiedTransaction {
+        guard transaction.appAccountToken == nil, let client = serverAPIClient else { return transaction }
+        let transactionId = transaction.transactionId
+        let signed: String
+        do {
+            signed = try await client.getTransactionInfo(transactionId: transactionId)
+        } catch {
+            guard !error.isNotFound else { return transaction }
+            throw .pending(
+                "apple_unavailable", "Get Transaction Info failed: \(error.kind.rawValue)", transactionId: transactionId
+            )
+        }
+        let payload: JWSTransactionDecodedPayload
+        do {
+            payload = try await jwsVerifier.verifyTransaction(signed)
+        } catch {
+            throw .rejected(error.code.rawValue, error.message, transactionId: transactionId)
+        }
+        guard payload.transactionId == transactionId, payload.productId == transaction.productId else {
+            throw .rejected(
+                "apple_disagrees", "Get Transaction Info describes another purchase than \(transactionId)",
+                transactionId: transactionId)
+        }
+        var bound = transaction
+        bound.appAccountToken = payload.appAccountToken
+        return bound
     }
 
     /// Apple's verifyReceipt answer for the claimed transaction.
