@@ -251,6 +251,7 @@ let package = Package(
             name: "StoreKeeperCLITests",
             dependencies: [
                 "storekeeper", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger", "LedgerTestSupport",
+                "PurchaseServer",
             ]
         ),
     ],

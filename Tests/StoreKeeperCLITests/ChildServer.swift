@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// A `storekeeper` subcommand that serves HTTP (`emulator`, `serve`), run as a child
@@ -24,22 +24,23 @@ final class ChildServer {
     func request(
         _ method: String, _ path: String, token: String? = nil, body: String? = nil
     ) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.httpBody = body.map { Data($0.utf8) }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+        try await LoopbackHTTP.request(port: port, method, path, token: token, body: body)
     }
 
     /// Waits (up to 20 s) until `GET path` answers 200.
     func waitUntilServing(_ path: String) async throws {
-        for _ in 0..<400 {
-            if let (status, _) = try? await request("GET", path), status == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
+        if try await !LoopbackHTTP.waitUntilServing(port: port, path) {
+            Issue.record("storekeeper \(process.arguments?.first ?? "") did not start serving \(path)")
         }
-        Issue.record("storekeeper \(process.arguments?.first ?? "") did not start serving \(path)")
+    }
+
+    /// Sends SIGKILL, as the kernel's OOM killer or a pulled plug would, and waits for the
+    /// process to end; whether the signal ended it.
+    @discardableResult
+    func kill() -> Bool {
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
     }
 
     /// Sends SIGTERM and returns the exit status.

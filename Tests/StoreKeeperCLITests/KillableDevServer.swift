@@ -1,0 +1,43 @@
+import Foundation
+
+/// A `storekeeper serve --dev` process on one port, one database and one dev data folder,
+/// which a test kills with SIGKILL and starts again on the same state.
+actor KillableDevServer {
+    let port: Int
+    private let arguments: [String]
+    private var process: ChildServer?
+    /// How many times SIGKILL ended the server.
+    private(set) var kills = 0
+
+    init(databaseURL: String, dataFolder: URL, port: Int) {
+        self.port = port
+        arguments = [
+            "serve", "--dev", "--port", "\(port)", "--database", databaseURL, "--dev-data-dir", dataFolder.path,
+        ]
+    }
+
+    /// Starts the process and waits until it serves.
+    func start() async throws {
+        process = try ChildServer(arguments, port: port)
+        guard try await LoopbackHTTP.waitUntilServing(port: port, "/healthz") else {
+            throw StartFailure(arguments: arguments)
+        }
+    }
+
+    /// Kills the process with SIGKILL, wherever it is, and starts it again.
+    func killAndRestart() async throws {
+        if process?.kill() == true { kills += 1 }
+        try await start()
+    }
+
+    /// Stops the process with SIGTERM; its exit status.
+    func stop() -> Int32? {
+        defer { process = nil }
+        return process?.terminate()
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var arguments: [String]
+        var description: String { "storekeeper \(arguments.joined(separator: " ")) did not start serving" }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// One player's game on one emulated device, buying through a `storekeeper serve --dev`
+/// process that may be killed at any moment: it retries every step until the server
+/// answers, and, like StoreKit, finds a purchase whose answer it lost among the device's
+/// unfinished transactions.
+struct PlayerApp: Sendable {
+    var player: String
+    var token: String
+    var port: Int
+    var truth: PurchaseGroundTruth
+
+    /// Buys `count` products one after another, each reported until the server
+    /// acknowledges it and then finished; then reports whatever is left unfinished.
+    func buy(_ count: Int, productIds: [String]) async throws {
+        for index in 0..<count {
+            let productId = productIds[index % productIds.count]
+            let appAccountToken = try await createOrder(productId: productId)
+            let transaction = try await pay(productId: productId, appAccountToken: appAccountToken)
+            try await deliver(transaction)
+        }
+        for (transaction, _) in try await unfinished() { try await deliver(transaction) }
+    }
+
+    private struct Transaction {
+        var transactionId: String
+        var signedTransaction: String
+    }
+
+    private func createOrder(productId: String) async throws -> String {
+        let body = #"{"productId":"\#(productId)"}"#
+        let order = try await answered { try await request("POST", "/v1/orders", token: token, body: body) }
+        guard let appAccountToken = order["appAccountToken"] as? String else {
+            throw AppError.unexpectedAnswer("order: \(order)")
+        }
+        await truth.recordOrder(appAccountToken: appAccountToken, player: player)
+        return appAccountToken
+    }
+
+    /// Pays once: when the answer is lost, the charge (if the emulator made it before it
+    /// died) is among the unfinished transactions; only when it is not is the order paid again.
+    private func pay(productId: String, appAccountToken: String) async throws -> Transaction {
+        let body = #"{"productId":"\#(productId)","appAccountToken":"\#(appAccountToken)"}"#
+        while true {
+            do {
+                let (status, purchase) = try await LoopbackHTTP.request(
+                    port: port, "POST", "/emulator/v1/devices/\(player)/purchases", body: body)
+                guard status == 200, let transaction = Self.transaction(purchase) else {
+                    throw AppError.unexpectedAnswer("purchase, HTTP \(status): \(purchase)")
+                }
+                return transaction
+            } catch let error as AppError {
+                throw error
+            } catch {
+                await truth.recordUnanswered()
+                let charged = try await unfinished().first { transaction in
+                    transaction.appAccountToken == appAccountToken
+                }
+                if let charged { return charged.transaction }
+            }
+        }
+    }
+
+    /// Reports until the server acknowledges the delivery, then finishes the transaction.
+    private func deliver(_ transaction: Transaction) async throws {
+        let body = #"{"signedTransaction":"\#(transaction.signedTransaction)"}"#
+        while true {
+            let reply = try await answered { try await request("POST", "/v1/purchases", token: token, body: body) }
+            let status = reply["status"] as? String
+            if status == "delivered" || status == "already_delivered" { break }
+            guard status == "pending" else { throw AppError.unexpectedAnswer("report: \(reply)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await truth.recordAcknowledged(transactionId: transaction.transactionId, player: player)
+        _ = try await answered {
+            try await request("POST", "/emulator/v1/devices/\(player)/transactions/\(transaction.transactionId)/finish")
+        }
+    }
+
+    /// The device's unfinished transactions, with the token each was bought with.
+    private func unfinished() async throws -> [(transaction: Transaction, appAccountToken: String?)] {
+        while true {
+            do {
+                let (status, list) = try await LoopbackHTTP.requestList(
+                    port: port, "GET", "/emulator/v1/devices/\(player)/transactions/unfinished")
+                if status == 200 {
+                    return list.compactMap { entry in
+                        Self.transaction(entry).map { ($0, entry["appAccountToken"] as? String) }
+                    }
+                }
+            } catch {
+                await truth.recordUnanswered()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Repeats `send` until the server answers with a 2xx status (it is down or
+    /// restarting meanwhile); the answer.
+    private func answered(
+        _ send: () async throws -> (Int, [String: Any])
+    ) async throws -> [String: Any] {
+        for _ in 0..<1_200 {
+            do {
+                let (status, answer) = try await send()
+                if (200..<300).contains(status) { return answer }
+                if status < 500 { throw AppError.unexpectedAnswer("HTTP \(status): \(answer)") }
+            } catch let error as AppError {
+                throw error
+            } catch {
+                await truth.recordUnanswered()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw AppError.serverGone
+    }
+
+    private func request(
+        _ method: String, _ path: String, token: String? = nil, body: String? = nil
+    ) async throws -> (Int, [String: Any]) {
+        try await LoopbackHTTP.request(port: port, method, path, token: token, body: body)
+    }
+
+    private static func transaction(_ object: [String: Any]) -> Transaction? {
+        guard let id = object["transactionId"] as? String, let jws = object["signedTransaction"] as? String else {
+            return nil
+        }
+        return Transaction(transactionId: id, signedTransaction: jws)
+    }
+}
+
+/// Why a player's app gave up.
+enum AppError: Error {
+    /// The server answered something a correct server never answers here.
+    case unexpectedAnswer(String)
+    /// The server did not answer for a minute.
+    case serverGone
+}

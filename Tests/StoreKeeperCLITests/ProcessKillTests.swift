@@ -1,0 +1,83 @@
+import Foundation
+import Ledger
+import LedgerTestSupport
+import OrderSimulation
+import PurchaseServer
+import Testing
+
+/// Real process faults: `storekeeper serve --dev` (server and emulator in one process)
+/// killed with SIGKILL while players buy through it, restarted on the same database and
+/// emulator state each time, then judged by the integrity oracle.
+@Suite(.serialized)
+struct ProcessKillTests {
+    static let players = ["ana", "ben", "cai", "dee"]
+    static let purchasesPerPlayer = 12
+    static let kills = 3
+
+    @Test(arguments: StoreKind.allCases)
+    func sigkillMidLoadLosesNoAcknowledgedDeliveryAndDeliversNothingTwice(_ kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            database.remove()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let server = KillableDevServer(
+            databaseURL: database.url, dataFolder: folder, port: Int.random(in: 20_000...40_000))
+        try await server.start()
+        let truth = PurchaseGroundTruth()
+        let apps = try Self.players.map { player in
+            let token = try CommandLineRunner.run(["token", "--player", player]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return PlayerApp(player: player, token: token, port: server.port, truth: truth)
+        }
+        let total = Self.players.count * Self.purchasesPerPlayer
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for app in apps {
+                group.addTask {
+                    try await app.buy(Self.purchasesPerPlayer, productIds: ["coins100", "coins500", "potion"])
+                }
+            }
+            group.addTask {
+                for round in 1...Self.kills {
+                    try await truth.waitForAcknowledged(round * total / (Self.kills + 1))
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...100)))
+                    try await server.killAndRestart()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let (status, ledger) = try await LoopbackHTTP.requestList(port: server.port, "GET", "/emulator/v1/ledger")
+        #expect(status == 200)
+        #expect(await server.stop() == 0, "SIGTERM stops the last server gracefully")
+        #expect(await server.kills == Self.kills)
+        #expect(await truth.unanswered >= Self.kills, "each kill left requests unanswered")
+
+        let payers = await truth.payers
+        let charges = ledger.map { entry in
+            Charge(
+                transactionId: entry["transactionId"] as? String ?? "", productId: entry["productId"] as? String ?? "",
+                quantity: entry["quantity"] as? Int ?? 0,
+                payer: (entry["appAccountToken"] as? String).flatMap { payers[$0] },
+                refunded: entry["refundState"] as? String == "refunded")
+        }
+        #expect(charges.count == total, "one charge per purchase: an answer lost to a kill is found, not paid again")
+
+        let store = try database.open()
+        let deliveries = try await store.deliveries(players: Self.players)
+        try await store.close()
+        let verdict = IntegrityOracle { ProductCatalog.sample.product($0)?.grants }
+            .judge(charges: charges, ledger: deliveries)
+        #expect(verdict.violations.isEmpty, "\(verdict.violations)")
+        #expect(verdict.delivered == total)
+
+        let deliveredTo = Dictionary(deliveries.map { ($0.transactionId, $0.playerId) }) { first, _ in first }
+        let acknowledged = await truth.acknowledged
+        #expect(acknowledged.count == total)
+        for (transactionId, player) in acknowledged {
+            #expect(deliveredTo[transactionId] == player, "acknowledged \(transactionId) to \(player)")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// What the players of a process-kill run know for certain, kept outside the server: which
+/// player each order's `appAccountToken` belongs to, and which deliveries the server
+/// acknowledged to whom.
+actor PurchaseGroundTruth {
+    /// The player who created each order, by the order's `appAccountToken`.
+    private(set) var payers: [String: String] = [:]
+    /// The player each acknowledged (200) transaction was delivered to.
+    private(set) var acknowledged: [String: String] = [:]
+    /// Requests that got no answer: refused, reset or timed out while the server was down.
+    private(set) var unanswered = 0
+
+    func recordOrder(appAccountToken: String, player: String) {
+        payers[appAccountToken] = player
+    }
+
+    func recordAcknowledged(transactionId: String, player: String) {
+        acknowledged[transactionId] = player
+    }
+
+    func recordUnanswered() {
+        unanswered += 1
+    }
+
+    /// Waits until at least `count` deliveries have been acknowledged.
+    func waitForAcknowledged(_ count: Int) async throws {
+        while acknowledged.count < count { try await Task.sleep(for: .milliseconds(10)) }
+    }
+}
