@@ -1,3 +1,5 @@
+import Foundation
+
 /// CRC-32 (IEEE 802.3), the checksum of each journal entry.
 enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
@@ -7,9 +9,11 @@ enum CRC32 {
     }
 
     /// The checksum of `bytes`.
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+    static func checksum(_ bytes: Data) -> UInt32 {
+        bytes.withUnsafeBytes { buffer in
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in buffer { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            return crc ^ 0xFFFF_FFFF
+        }
     }
 }

@@ -12,12 +12,20 @@ import Foundation
 /// that is fsynced, renamed over the journal, and the directory fsynced, so after a crash
 /// at any instruction the file holds either the old or the new journal. Lines that fail
 /// their checksum are reported by ``load()`` and appended to `<name>.damaged` next to the
-/// journal before the next write leaves them out, so nothing is lost silently.
+/// journal before the next write leaves them out, so nothing is lost silently. Each
+/// record's line is encoded once, when the record is written, and kept for the rewrites
+/// that follow.
 public actor FilePurchaseJournal: PurchaseJournal {
     /// The journal file.
     public nonisolated let url: URL
-    private var records: [String: PurchaseRecord] = [:]
+    private var entries: [String: Entry] = [:]
     private var isLoaded = false
+
+    /// A record and its journal line, newline included.
+    private struct Entry {
+        var record: PurchaseRecord
+        var line: Data
+    }
 
     /// A journal at `url`; the directory is created when missing.
     public init(url: URL) {
@@ -34,36 +42,37 @@ public actor FilePurchaseJournal: PurchaseJournal {
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: temporaryURL)
         let data = (try? Data(contentsOf: url)) ?? Data()
-        var loaded: [String: PurchaseRecord] = [:]
+        var loaded: [String: Entry] = [:]
         var damage: [JournalDamage] = []
         let text = String(decoding: data, as: UTF8.self)
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.isEmpty {
             switch JournalEntryCoding.entry(from: line, number: index + 1) {
-            case .record(let record): loaded[record.id] = record
+            case .record(let record, let line):
+                loaded[record.id] = Entry(record: record, line: Data((line + "\n").utf8))
             case .damaged(let problem): damage.append(problem)
             }
         }
         if !damage.isEmpty { try keep(damage) }
-        records = loaded
+        entries = loaded
         isLoaded = true
-        return JournalContents(records: Self.ordered(loaded.values), damage: damage)
+        return JournalContents(records: Self.ordered(loaded.values).map(\.record), damage: damage)
     }
 
     public func write(_ record: PurchaseRecord) throws {
         if !isLoaded { _ = try load() }
-        var updated = records
-        updated[record.id] = record
+        var updated = entries
+        updated[record.id] = Entry(record: record, line: try JournalEntryCoding.line(for: record))
         var data = Data()
-        for entry in Self.ordered(updated.values) { data += try JournalEntryCoding.line(for: entry) }
+        for entry in Self.ordered(updated.values) { data += entry.line }
         try replaceFile(with: data)
-        records = updated
+        entries = updated
     }
 
     private var temporaryURL: URL { url.appendingPathExtension("tmp") }
 
-    private static func ordered(_ records: some Sequence<PurchaseRecord>) -> [PurchaseRecord] {
-        records.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    private static func ordered(_ entries: some Sequence<Entry>) -> [Entry] {
+        entries.sorted { ($0.record.createdAt, $0.record.id) < ($1.record.createdAt, $1.record.id) }
     }
 
     /// Appends damaged lines to the side file, durably.

@@ -25,7 +25,8 @@ enum JournalEntryCoding {
 
     /// What one line held.
     enum Entry {
-        case record(PurchaseRecord)
+        /// A record, with its line as read (newline not included).
+        case record(PurchaseRecord, line: Substring)
         case damaged(JournalDamage)
     }
 
@@ -39,7 +40,7 @@ enum JournalEntryCoding {
         let json = Data(parts[1].utf8)
         guard CRC32.checksum(json) == checksum else { return .damaged(damage("checksum_mismatch", text, number)) }
         do {
-            return .record(try decoder.decode(PurchaseRecord.self, from: json))
+            return .record(try decoder.decode(PurchaseRecord.self, from: json), line: line)
         } catch {
             return .damaged(damage("undecodable_record", text, number))
         }
