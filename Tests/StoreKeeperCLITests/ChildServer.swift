@@ -20,6 +20,21 @@ final class ChildServer {
         try process.run()
     }
 
+    /// The arguments of `storekeeper serve --dev` on `port`, keeping the emulator's state in
+    /// `dataFolder` and the ledger at `databaseURL` (by default a SQLite file in `dataFolder`).
+    static func devServerArguments(port: Int, dataFolder: URL, databaseURL: String? = nil) -> [String] {
+        [
+            "serve", "--dev", "--port", "\(port)",
+            "--database", databaseURL ?? "sqlite:" + dataFolder.appendingPathComponent("ledger.sqlite").path,
+            "--dev-data-dir", dataFolder.path,
+        ]
+    }
+
+    /// Starts `storekeeper serve --dev` (see ``devServerArguments(port:dataFolder:databaseURL:)``).
+    static func devServer(port: Int, dataFolder: URL) throws -> ChildServer {
+        try ChildServer(devServerArguments(port: port, dataFolder: dataFolder), port: port)
+    }
+
     /// Sends a request; the answer's status and JSON object (empty when not an object).
     func request(
         _ method: String, _ path: String, token: String? = nil, body: String? = nil

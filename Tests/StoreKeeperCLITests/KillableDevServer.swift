@@ -11,9 +11,7 @@ actor KillableDevServer {
 
     init(databaseURL: String, dataFolder: URL, port: Int) {
         self.port = port
-        arguments = [
-            "serve", "--dev", "--port", "\(port)", "--database", databaseURL, "--dev-data-dir", dataFolder.path,
-        ]
+        arguments = ChildServer.devServerArguments(port: port, dataFolder: dataFolder, databaseURL: databaseURL)
     }
 
     /// Starts the process and waits until it serves.

@@ -95,13 +95,7 @@ struct LoadTestCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = Int.random(in: 20_000...40_000)
-        let server = try ChildServer(
-            [
-                "serve", "--dev", "--port", "\(port)",
-                "--database", "sqlite:" + folder.appendingPathComponent("ledger.sqlite").path,
-                "--dev-data-dir", folder.appendingPathComponent("dev").path,
-            ],
-            port: port)
+        let server = try ChildServer.devServer(port: port, dataFolder: folder)
         try await server.waitUntilServing("/v1/products")
         return (server, port, folder)
     }

@@ -3,15 +3,6 @@ import Testing
 
 /// `storekeeper serve`, `token` and `reconcile` as processes.
 struct ServeCommandTests {
-    /// Starts `storekeeper serve --dev` with its ledger and emulator in `directory`.
-    static func devServer(directory: URL, port: Int) throws -> ChildServer {
-        try ChildServer(
-            [
-                "serve", "--dev", "--port", "\(port)", "--database", "sqlite:\(directory.path)/ledger.sqlite",
-                "--dev-data-dir", directory.path,
-            ], port: port)
-    }
-
     @Test func devServerSellsDeliversStopsGracefullyAndKeepsTheLedger() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,7 +11,7 @@ struct ServeCommandTests {
         let token = try CommandLineRunner.run(["token", "--player", "alice"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let first = try Self.devServer(directory: directory, port: port)
+        let first = try ChildServer.devServer(port: port, dataFolder: directory)
         try await first.waitUntilServing("/healthz")
         let (created, order) = try await first.request(
             "POST", "/v1/orders", token: token, body: #"{"productId":"coins100"}"#)
@@ -37,7 +28,7 @@ struct ServeCommandTests {
         #expect(["delivered", "already_delivered"].contains(reply["status"] as? String))
         #expect(first.terminate() == 0, "SIGTERM stops the server gracefully")
 
-        let second = try Self.devServer(directory: directory, port: port)
+        let second = try ChildServer.devServer(port: port, dataFolder: directory)
         try await second.waitUntilServing("/healthz")
         let (_, wallet) = try await second.request("GET", "/v1/players/me/wallet", token: token)
         #expect((wallet["balances"] as? [String: Any])?["coins"] as? Int == 100)
