@@ -75,7 +75,7 @@ struct NotificationDispatcherTests {
             let gap = attempts[index + 1].attemptDate.timeIntervalSince(attempts[index].attemptDate)
             #expect(gap >= expected - 0.002, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
             // Late starts happen on a loaded machine; an unscaled schedule would be hours late.
-            #expect(gap < expected + 5, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
+            #expect(gap < expected + 30, "gap \(index + 1) is \(gap) s, scheduled \(expected) s")
             #expect(attempts[index].nextAttemptDate == attempts[index].attemptDate.addingTimeInterval(expected))
         }
         await dispatcher.shutdown()

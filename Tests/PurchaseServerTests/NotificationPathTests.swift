@@ -194,6 +194,39 @@ struct NotificationPathTests {
     }
 
     @Test(
+        "a refund notified while its delivery is written still reverses it (found by storekeeper simulate, seed 8)",
+        arguments: StoreKind.allCases)
+    func refundRacingDelivery(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        var races: [(signedTransaction: String, refund: String)] = []
+        for _ in 0..<20 {
+            let order = try await fixture.order("alice")
+            let paid = try await fixture.pay(token: order.appAccountToken)
+            let transactionId = try #require(paid.transactionId)
+            try await fixture.emulator.refund(transactionId: transactionId)
+            let refund = try #require(
+                await fixture.emulator.notifications().last {
+                    $0.transactionId == transactionId && $0.notificationType == .refund
+                })
+            races.append((try #require(paid.signedTransaction), refund.signedPayload))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for race in races {
+                group.addTask { _ = try await fixture.report("alice", signedTransaction: race.signedTransaction) }
+                group.addTask {
+                    _ = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": race.refund])
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await fixture.wallet("alice").values.allSatisfy { $0 == 0 }, "every purchase was refunded")
+        for purchase in try await fixture.store.purchases(playerId: "alice") {
+            #expect(purchase.status == .refunded, "\(purchase.transactionId) delivered after its refund")
+        }
+    }
+
+    @Test(
         "a refund reversal that overtakes its refund wins: Apple's signed dates order them, not arrival",
         arguments: StoreKind.allCases)
     func reversalBeforeItsRefund(kind: StoreKind) async throws {
