@@ -226,6 +226,44 @@ struct NotificationPathTests {
         }
     }
 
+    @Test("a refund and its reversal processed at once leave the goods delivered", arguments: StoreKind.allCases)
+    func refundRacingItsReversal(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        var pairs: [(refund: String, reversal: String)] = []
+        for _ in 0..<20 {
+            let order = try await fixture.order("alice")
+            let paid = try await fixture.pay(token: order.appAccountToken)
+            let transactionId = try #require(paid.transactionId)
+            #expect(
+                try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction)).status
+                    == 200)
+            try await fixture.emulator.refund(transactionId: transactionId)
+            try await Task.sleep(for: .milliseconds(2))
+            try await fixture.emulator.reverseRefund(transactionId: transactionId)
+            let notices = await fixture.emulator.notifications().filter { $0.transactionId == transactionId }
+            pairs.append(
+                (
+                    try #require(notices.last { $0.notificationType == .refund }).signedPayload,
+                    try #require(notices.last { $0.notificationType == .refundReversed }).signedPayload
+                ))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for pair in pairs {
+                for payload in [pair.refund, pair.reversal] {
+                    group.addTask {
+                        _ = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": payload])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await fixture.wallet("alice") == ["coins": 2_000], "Apple's last word is the reversal")
+        for purchase in try await fixture.store.purchases(playerId: "alice") {
+            #expect(purchase.status == .delivered, "\(purchase.transactionId) left refunded")
+        }
+    }
+
     @Test(
         "a refund reversal that overtakes its refund wins: Apple's signed dates order them, not arrival",
         arguments: StoreKind.allCases)
