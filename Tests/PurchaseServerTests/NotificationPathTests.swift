@@ -179,12 +179,8 @@ struct NotificationPathTests {
         let paid = try await fixture.pay(token: order.appAccountToken)
         let transactionId = try #require(paid.transactionId)
         try await fixture.emulator.refund(transactionId: transactionId)
-        let refund = try #require(
-            await fixture.emulator.notifications().last {
-                $0.transactionId == transactionId && $0.notificationType == .refund
-            })
-        let posted = try await fixture.send(
-            .post, "/v1/notifications/apple", json: ["signedPayload": refund.signedPayload])
+        let refund = try await fixture.signedNotification(.refund, about: transactionId)
+        let posted = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": refund])
         #expect(posted.status == 200)
 
         let answer = try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction))
@@ -205,11 +201,11 @@ struct NotificationPathTests {
             let paid = try await fixture.pay(token: order.appAccountToken)
             let transactionId = try #require(paid.transactionId)
             try await fixture.emulator.refund(transactionId: transactionId)
-            let refund = try #require(
-                await fixture.emulator.notifications().last {
-                    $0.transactionId == transactionId && $0.notificationType == .refund
-                })
-            races.append((try #require(paid.signedTransaction), refund.signedPayload))
+            races.append(
+                (
+                    try #require(paid.signedTransaction),
+                    try await fixture.signedNotification(.refund, about: transactionId)
+                ))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for race in races {
@@ -241,11 +237,10 @@ struct NotificationPathTests {
             try await fixture.emulator.refund(transactionId: transactionId)
             try await Task.sleep(for: .milliseconds(2))
             try await fixture.emulator.reverseRefund(transactionId: transactionId)
-            let notices = await fixture.emulator.notifications().filter { $0.transactionId == transactionId }
             pairs.append(
                 (
-                    try #require(notices.last { $0.notificationType == .refund }).signedPayload,
-                    try #require(notices.last { $0.notificationType == .refundReversed }).signedPayload
+                    try await fixture.signedNotification(.refund, about: transactionId),
+                    try await fixture.signedNotification(.refundReversed, about: transactionId)
                 ))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -294,13 +289,8 @@ struct NotificationPathTests {
 
         // A refund signed after the reversal still refunds.
         try await fixture.emulator.refund(transactionId: transactionId)
-        let again = try #require(
-            await fixture.emulator.notifications().last {
-                $0.transactionId == transactionId && $0.notificationType == .refund
-            })
-        #expect(
-            try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": again.signedPayload])
-                .status == 200)
+        let again = try await fixture.signedNotification(.refund, about: transactionId)
+        #expect(try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": again]).status == 200)
         #expect(try await fixture.wallet("alice") == ["coins": 0])
     }
 }

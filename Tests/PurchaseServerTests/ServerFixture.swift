@@ -117,6 +117,16 @@ final class ServerFixture: Sendable {
         try await emulator.purchase(deviceId: device, PurchaseRequest(productId: product, appAccountToken: token))
     }
 
+    /// The signed payload of the latest notification of `type` the emulator issued about
+    /// `transactionId` (with notifications off, the test posts it itself).
+    func signedNotification(_ type: NotificationType, about transactionId: String) async throws -> String {
+        let notification = await emulator.notifications().last {
+            $0.transactionId == transactionId && $0.notificationType == type
+        }
+        guard let notification else { throw FixtureError("no \(type.rawValue) about \(transactionId)") }
+        return notification.signedPayload
+    }
+
     /// Reports a signed transaction as `player`.
     func report(_ player: String, signedTransaction: String, orderId: String? = nil) async throws -> HTTPAnswer {
         var body = ["signedTransaction": signedTransaction]
