@@ -106,12 +106,9 @@ struct PurchaseDeliverer: Sendable {
             purchaseDate: transaction.purchaseDate
         )
         let result = try await store.deliver(delivery)
-        if case .delivered = result, try await refundNotified(transactionId) {
+        if case .delivered = result, try await store.settleRefundState(transactionId: transactionId) == .refunded {
             // A refund notified between the check above and this delivery found nothing to
-            // reverse. The refund is recorded before it reverses, so whichever of the two
-            // comes second sees the other: here, this delivery undoes itself.
-            _ = try await store.reverse(
-                transactionId: transactionId, reason: "refund notified while the delivery was written")
+            // reverse; settling reversed the delivery.
             throw DeliveryRefusal.rejected(
                 "transaction_revoked", "Apple notified a refund of transaction \(transactionId) during its delivery",
                 transactionId: transactionId)

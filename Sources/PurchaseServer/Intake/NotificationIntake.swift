@@ -87,33 +87,16 @@ struct NotificationIntake: Sendable {
                         "transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId),
                     ])
             }
-            try await settleRefundState(transaction.transactionId)
+            _ = try await store.settleRefundState(transactionId: transaction.transactionId)
         case .refundReversed:
             if case .unknownTransaction = try await store.regrant(transactionId: transaction.transactionId) {
                 try await deliver(transaction, source: source)
             }
-            try await settleRefundState(transaction.transactionId)
+            _ = try await store.settleRefundState(transactionId: transaction.transactionId)
         case .consumptionRequest:
             try await consumption?.answer(
                 transactionId: transaction.transactionId, appAccountToken: transaction.appAccountToken)
         default:
-            return
-        }
-    }
-
-    /// Brings a delivered purchase to Apple's latest refund-state word, read again after this
-    /// notification acted: a REFUND and its REFUND_REVERSED processed at the same time may
-    /// each have acted on the word before the other was recorded. Every notice is recorded
-    /// before it acts, so the one that settles last sees both.
-    private func settleRefundState(_ transactionId: String) async throws {
-        guard let purchase = try await store.purchase(transactionId: transactionId) else { return }
-        let revoked = RefundNotices(events: try await store.events(transactionId: transactionId)).isRevoked
-        switch (purchase.status, revoked) {
-        case (.delivered, true):
-            _ = try await store.reverse(transactionId: transactionId, reason: "a later-signed refund")
-        case (.refunded, false):
-            _ = try await store.regrant(transactionId: transactionId)
-        case (.delivered, false), (.refunded, true):
             return
         }
     }
