@@ -26,15 +26,17 @@ public final class DevStack: Sendable {
     private let state = DevStackState()
     /// The server's connections to "Apple": a short connect timeout, so a request made while
     /// the stack's own port is closing (a restart) fails at once instead of holding the
-    /// graceful shutdown for long; and a short read timeout, since a pooled connection to
-    /// the closing port may never be answered. The emulator answers in milliseconds.
-    private let appleClient = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(1), read: .seconds(3))))
+    /// graceful shutdown for long; and a read timeout of ``DevStackConfiguration/appleTimeoutSeconds``,
+    /// since a pooled connection to the closing port may never be answered.
+    private let appleClient: HTTPClient
 
     /// Starts the emulator and the server.
     public init(_ settings: DevStackConfiguration) async throws {
         self.settings = settings
+        appleClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(
+                timeout: .init(connect: .seconds(1), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000)))))
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale))
@@ -104,7 +106,7 @@ public final class DevStack: Sendable {
         let store = try makeLedgerStore(url: settings.databaseURL)
         try await store.migrate()
         let state = state
-        let apple = AsyncHTTPClientTransport(client: appleClient, timeout: 3)
+        let apple = AsyncHTTPClientTransport(client: appleClient, timeout: settings.appleTimeoutSeconds)
         let transport = ClosureHTTPTransport { request in
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             if components?.host == "apple.dev" {

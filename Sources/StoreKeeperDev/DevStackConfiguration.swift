@@ -28,6 +28,10 @@ public struct DevStackConfiguration: Sendable {
     public var runsBackgroundServices: Bool
     /// Whether SIGTERM and SIGINT stop the stack gracefully (the CLI), or only ``DevStack/stop()`` does.
     public var handlesSignals: Bool
+    /// How long the server waits for an answer from "Apple" (the emulator) before it
+    /// answers `apple_unavailable`: short, so a restart is not held by a call to the stack's
+    /// own closing port; tests on a saturated machine give it longer.
+    public var appleTimeoutSeconds: TimeInterval
     /// Where to log.
     public var logger: Logger
 
@@ -42,6 +46,7 @@ public struct DevStackConfiguration: Sendable {
         extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
         runsBackgroundServices: Bool = true,
         handlesSignals: Bool = false,
+        appleTimeoutSeconds: TimeInterval = 3,
         logger: Logger = Logger(label: "storekeeper")
     ) {
         self.port = port
@@ -53,6 +58,7 @@ public struct DevStackConfiguration: Sendable {
         self.extraRoutes = extraRoutes
         self.runsBackgroundServices = runsBackgroundServices
         self.handlesSignals = handlesSignals
+        self.appleTimeoutSeconds = appleTimeoutSeconds
         self.logger = logger
     }
 

@@ -39,6 +39,37 @@ struct EmulatorPersistenceTests {
         await second.emulator.shutdown()
     }
 
+    @Test func unfinishedTransactionsFollowFinishesRefundsAndReversalsAcrossARestart() async throws {
+        let first = try await EmulatorFixture()
+        defer { first.remove() }
+        func buy(_ product: String, on device: String = "p") async throws -> String {
+            try #require(
+                try await first.emulator.purchase(deviceId: device, PurchaseRequest(productId: product)).transactionId)
+        }
+        let finished = try await buy("coins100")
+        let refunded = try await buy("coins500")
+        let waiting = try await buy("potion")
+        let otherDevice = try await buy("coins100", on: "q")
+        try await first.emulator.finishTransaction(deviceId: "p", transactionId: finished)
+        try await first.emulator.refund(transactionId: refunded)
+        #expect(try await first.emulator.unfinishedTransactions(deviceId: "p").map(\.transactionId) == [waiting])
+        #expect(try await first.emulator.unfinishedTransactions(deviceId: "q").map(\.transactionId) == [otherDevice])
+
+        try await first.emulator.reverseRefund(transactionId: refunded)
+        #expect(
+            Set(try await first.emulator.unfinishedTransactions(deviceId: "p").map(\.transactionId)) == [
+                waiting, refunded,
+            ])
+        await first.emulator.shutdown()
+
+        let second = try await EmulatorFixture(directory: first.directory)
+        #expect(
+            Set(try await second.emulator.unfinishedTransactions(deviceId: "p").map(\.transactionId)) == [
+                waiting, refunded,
+            ])
+        await second.emulator.shutdown()
+    }
+
     @Test func aTornLastJournalLineIsSkipped() async throws {
         let first = try await EmulatorFixture()
         defer { first.remove() }

@@ -451,7 +451,7 @@ struct NotificationDispatcherTests {
 
         let port = try await app.test(.live) { client -> Int in
             let port = try #require(client.port)
-            let transport = HTTPNotificationTransport(timeout: .seconds(5))
+            let transport = HTTPNotificationTransport(timeout: .seconds(30))
             let body = NotificationDispatcher.body(signedPayload: "a.b.c")
 
             let ok = await transport.post(body, to: URL(string: "http://127.0.0.1:\(port)/ok")!)
@@ -493,8 +493,11 @@ struct NotificationDispatcherTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let log = AttemptLog()
+            // The default timeout at this time scale (5 s) is not always enough while the
+            // whole suite saturates two cores: an attempt then times out.
             let dispatcher = NotificationDispatcher(
-                url: URL(string: "http://127.0.0.1:\(port)/notifications")!, timeScale: 0.00001, onAttempt: log.record
+                url: URL(string: "http://127.0.0.1:\(port)/notifications")!,
+                transport: HTTPNotificationTransport(timeout: .seconds(30)), timeScale: 0.00001, onAttempt: log.record
             )
             await dispatcher.submit(uuid: "n-live", signedPayload: "x.y.z")
             await dispatcher.waitUntilIdle()

@@ -12,18 +12,22 @@ import Testing
     /// Boundaries before the store charges: a kill there costs the player nothing.
     private static let beforeCharge: Set<PipelineBoundary> = [.beforeOrder, .afterOrder, .beforeStorePurchase]
 
-    @Test func aKillAtEveryBoundaryDeliversExactlyOnce() async throws {
+    /// Also with a journal that forgets every closed order at once: it must never forget
+    /// one the pipeline still owes a delivery or a finish.
+    @Test(arguments: [JournalRetention.standard, JournalRetention(closedRecordLimit: 0)])
+    func aKillAtEveryBoundaryDeliversExactlyOnce(retention: JournalRetention) async throws {
         try await withFixture { fixture in
             for boundary in PipelineBoundary.allCases {
                 let player = "crash-\(boundary.rawValue)"
                 let device = "phone-\(boundary.rawValue)"
-                let (doomed, _) = await fixture.pipeline(player: player, device: device, crashAt: boundary)
+                let (doomed, _) = await fixture.pipeline(
+                    player: player, device: device, crashAt: boundary, retention: retention)
                 try await doomed.start()
                 await #expect(throws: SimulatedCrash(at: boundary)) {
                     try await doomed.purchase(productId: "coins100")
                 }
 
-                let (revived, _) = await fixture.pipeline(player: player, device: device)
+                let (revived, _) = await fixture.pipeline(player: player, device: device, retention: retention)
                 try await revived.start()
                 await revived.waitUntilIdle()
                 let records = await revived.allRecords()
@@ -48,6 +52,9 @@ import Testing
                 let finished = await revived.allRecords().filter { $0.state == .finished }
                 #expect(finished.map(\.transactionId) == charges.map(\.transactionId), "\(boundary)")
                 #expect(finished.first?.orderId == purchases.first?.orderId, "\(boundary): bound to its order")
+                let closed = Self.beforeCharge.contains(boundary) ? 2 : 1
+                let kept = try await FilePurchaseJournal(url: fixture.journalURL(device: device)).load().records
+                #expect(kept.count == min(closed, retention.closedRecordLimit), "\(boundary): closed orders kept")
                 await revived.stop()
             }
         }

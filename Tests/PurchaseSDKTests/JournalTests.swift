@@ -62,6 +62,35 @@ import Testing
         #expect(try await after.load().records.first?.state == .finished)
     }
 
+    @Test func closedOrdersBeyondTheRetentionAreForgottenAndNothingOpenIs() async throws {
+        let url = temporaryJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        func order(_ name: String, _ state: PurchaseState, at seconds: TimeInterval, finished: Bool = false)
+            -> PurchaseRecord
+        {
+            var record = record(name, at: seconds)
+            record.state = state
+            record.transactionId = state == .cancelled ? nil : "tx-\(name)"
+            record.transactionFinished = finished
+            return record
+        }
+        let open = [
+            order("in-flight", .reported, at: 0), order("owed-finish", .delivered, at: 0),
+            order("refused-unfinished", .failed(reason: "product_mismatch"), at: 0),
+            order("ask-to-buy", .pending, at: 0),
+        ]
+        let closed = [
+            order("old-refusal", .failed(reason: "transaction_revoked"), at: 1, finished: true),
+            order("old-cancel", .cancelled, at: 2), order("first", .finished, at: 3, finished: true),
+            order("second", .finished, at: 4, finished: true), order("third", .finished, at: 5, finished: true),
+        ]
+        let journal = FilePurchaseJournal(url: url, retention: JournalRetention(closedRecordLimit: 3))
+        for record in open + closed { try await journal.write(record) }
+
+        let kept = try await FilePurchaseJournal(url: url).load().records.map(\.playerId)
+        #expect(Set(kept) == Set(open.map(\.playerId) + ["first", "second", "third"]))
+    }
+
     @Test func aCorruptEntryIsReportedAndKeptAndTheRestRecovered() async throws {
         let url = temporaryJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -10,7 +10,7 @@ import PurchaseServer
 import StoreKeeperDev
 
 /// A DevStack (purchase server and emulator on one port, SQLite ledger) and a journal
-/// directory: pipelines built by ``pipeline(player:device:behaviour:faults:crashAt:)`` share
+/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:)`` share
 /// the journal file and the emulator, as an app does across launches.
 final class SDKFixture: Sendable {
     static let playerSecret = "sdk-test-player-secret"
@@ -32,7 +32,7 @@ final class SDKFixture: Sendable {
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: directory.appendingPathComponent("emulator"),
                 sendsNotifications: notifications, notificationTimeScale: 0.00001, server: configuration,
-                extraRoutes: FaultRoutes.add, logger: logger))
+                extraRoutes: FaultRoutes.add, appleTimeoutSeconds: 20, logger: logger))
     }
 
     /// The journal file of `device`.
@@ -44,7 +44,7 @@ final class SDKFixture: Sendable {
     /// `crashAt` kills it at the first pass of that boundary.
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
-        crashAt boundary: PipelineBoundary? = nil, timeout: TimeInterval = 5,
+        crashAt boundary: PipelineBoundary? = nil, retention: JournalRetention = .standard, timeout: TimeInterval = 5,
         clock: any PipelineClock = SystemPipelineClock(),
         hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in }
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
@@ -54,7 +54,7 @@ final class SDKFixture: Sendable {
             transport: FaultyTransport(base: URLSessionTransport(), plan: faults))
         let transport = FaultyTransport(base: URLSessionTransport(timeout: timeout), plan: faults)
         let configuration = PipelineConfiguration(
-            store: store, journal: FilePurchaseJournal(url: journalURL(device: device)),
+            store: store, journal: FilePurchaseJournal(url: journalURL(device: device), retention: retention),
             server: PurchaseServerClient(baseURL: base, transport: transport),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
             clock: clock,

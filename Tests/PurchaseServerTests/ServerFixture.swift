@@ -15,6 +15,9 @@ import StoreKeeperDev
 final class ServerFixture: Sendable {
     static let playerSecret = "test-player-secret"
     static let adminKey = "test-admin-key-0001"
+    /// Long enough for the emulator to answer while the whole suite saturates two cores (3 s,
+    /// the dev default, was not: a report came back `apple_unavailable`).
+    static let appleTimeoutSeconds: TimeInterval = 20
 
     let kind: StoreKind
     let database: TestDatabase
@@ -48,7 +51,7 @@ final class ServerFixture: Sendable {
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
                 notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute,
-                runsBackgroundServices: false, logger: logger))
+                runsBackgroundServices: false, appleTimeoutSeconds: Self.appleTimeoutSeconds, logger: logger))
     }
 
     var emulator: AppStoreEmulator { stack.emulator }

@@ -83,9 +83,7 @@ extension AppStoreEmulator {
     /// Transactions the app has not finished, as `Transaction.unfinished` lists them:
     /// consumables until finished; nothing refunded.
     public func unfinishedTransactions(deviceId: String) throws -> [DeviceTransaction] {
-        try (state.transactionsByDevice[deviceId] ?? []).compactMap { state.transactions[$0] }
-            .filter { !$0.finished && !$0.isRevoked }
-            .map(deviceTransaction)
+        try (state.unfinishedByDevice[deviceId] ?? []).compactMap { state.transactions[$0] }.map(deviceTransaction)
     }
 
     /// Finishes a transaction for the device that bought it.

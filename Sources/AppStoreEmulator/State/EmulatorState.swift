@@ -9,6 +9,9 @@ struct EmulatorState: Sendable {
     var transactionOrder: [String] = []
     /// Transaction ids per device, in purchase order.
     var transactionsByDevice: [String: [String]] = [:]
+    /// The ids of each device's unfinished, unrevoked transactions, in the order they
+    /// became so: what a device's poll reads, without walking its whole history.
+    var unfinishedByDevice: [String: [String]] = [:]
     var pendingPurchases: [String: PendingPurchase] = [:]
     var notifications: [String: EmulatedNotification] = [:]
     /// Notification UUIDs in the order they were issued.
@@ -24,6 +27,7 @@ struct EmulatorState: Sendable {
                 transactionOrder.append(transaction.transactionId)
                 transactionsByDevice[transaction.deviceId, default: []].append(transaction.transactionId)
             }
+            track(transaction)
         case .pendingPurchase(let pending):
             pendingPurchases[pending.pendingId] = pending
         case .pendingResolved(let pendingId):
@@ -33,6 +37,19 @@ struct EmulatorState: Sendable {
                 notificationOrder.append(notification.notificationUUID)
             }
         }
+    }
+
+    /// Keeps ``unfinishedByDevice`` in step with one transaction's new version.
+    private mutating func track(_ transaction: EmulatedTransaction) {
+        let id = transaction.transactionId
+        var unfinished = unfinishedByDevice[transaction.deviceId] ?? []
+        let index = unfinished.firstIndex(of: id)
+        switch (transaction.finished || transaction.isRevoked, index) {
+        case (false, nil): unfinished.append(id)
+        case (true, let index?): unfinished.remove(at: index)
+        case (false, _?), (true, nil): return
+        }
+        unfinishedByDevice[transaction.deviceId] = unfinished.isEmpty ? nil : unfinished
     }
 
     /// The records that rebuild this state, oldest first.

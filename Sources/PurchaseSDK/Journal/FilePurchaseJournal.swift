@@ -14,10 +14,12 @@ import Foundation
 /// their checksum are reported by ``load()`` and appended to `<name>.damaged` next to the
 /// journal before the next write leaves them out, so nothing is lost silently. Each
 /// record's line is encoded once, when the record is written, and kept for the rewrites
-/// that follow.
+/// that follow. Closed orders beyond the ``retention`` are left out of the next write.
 public actor FilePurchaseJournal: PurchaseJournal {
     /// The journal file.
     public nonisolated let url: URL
+    /// Which closed orders the journal keeps.
+    public nonisolated let retention: JournalRetention
     private var entries: [String: Entry] = [:]
     private var isLoaded = false
 
@@ -27,9 +29,11 @@ public actor FilePurchaseJournal: PurchaseJournal {
         var line: Data
     }
 
-    /// A journal at `url`; the directory is created when missing.
-    public init(url: URL) {
+    /// A journal at `url` keeping the closed orders `retention` allows; the directory is
+    /// created when missing.
+    public init(url: URL, retention: JournalRetention = .standard) {
         self.url = url
+        self.retention = retention
     }
 
     /// Where damaged lines are kept for support.
@@ -63,6 +67,7 @@ public actor FilePurchaseJournal: PurchaseJournal {
         if !isLoaded { _ = try load() }
         var updated = entries
         updated[record.id] = Entry(record: record, line: try JournalEntryCoding.line(for: record))
+        for id in retention.idsToForget(in: updated.values.map(\.record)) { updated[id] = nil }
         var data = Data()
         for entry in Self.ordered(updated.values) { data += entry.line }
         try replaceFile(with: data)

@@ -2,7 +2,8 @@
 /// start-up to resume. ``FilePurchaseJournal`` on disk; on Apple platforms
 /// `PurchaseSDKStoreKit` mirrors it to the Keychain so it survives a reinstall.
 public protocol PurchaseJournal: Sendable {
-    /// Every record, and what could not be read.
+    /// Every record it holds (a journal may forget closed orders, see ``JournalRetention``),
+    /// and what could not be read.
     func load() async throws -> JournalContents
 
     /// Stores `record` (replacing the record with its id) durably before returning.
