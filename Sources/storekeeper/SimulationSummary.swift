@@ -14,10 +14,10 @@ struct SimulationSummary {
         return """
             simulate: \(report.players) players, \(report.purchases) purchases, seed \(report.seed), \
             \(String(format: "%.1f", report.elapsedSeconds)) s
-            charged \(report.charged), delivered \(report.delivered), refunded \(report.refunded), \
+            charged \(report.counts.charged), delivered \(report.counts.delivered), refunded \(report.counts.refunded), \
             reversed \(report.reversed)
-            lost \(report.lost), duplicates \(report.duplicates), wrongPlayer \(report.wrongPlayer), \
-            forgedDelivered \(report.forgedDelivered)
+            lost \(report.counts.lost), duplicates \(report.counts.duplicates), wrongPlayer \(report.counts.wrongPlayer), \
+            forgedDelivered \(report.counts.forgedDelivered)
             faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))
             purchase calls: \(report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             \(report.holds ? "PASS: every charge delivered exactly once, to the player who paid" : "FAIL")

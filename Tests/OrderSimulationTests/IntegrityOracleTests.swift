@@ -24,11 +24,12 @@ import Testing
             ],
             ledger: [delivery("t1"), delivery("t2", coins: 300), delivery("t3", coins: 0, status: .refunded)])
         #expect(verdict.holds)
-        #expect(verdict.charged == 4)
-        #expect(verdict.delivered == 3)
-        #expect(verdict.refunded == 2)
+        #expect(verdict.counts.charged == 4)
+        #expect(verdict.counts.delivered == 3)
+        #expect(verdict.counts.refunded == 2)
         #expect(
-            verdict.lost == 0 && verdict.duplicates == 0 && verdict.wrongPlayer == 0 && verdict.forgedDelivered == 0)
+            verdict.counts.lost == 0 && verdict.counts.duplicates == 0 && verdict.counts.wrongPlayer == 0
+                && verdict.counts.forgedDelivered == 0)
     }
 
     @Test func eachBrokenInvariantIsCaughtOnItsTransaction() {
@@ -48,8 +49,9 @@ import Testing
         #expect(found[.wrongPlayer] == ["to-bob"])
         #expect(found[.forgedDelivered] == ["invented"])
         #expect(
-            verdict.lost == 2 && verdict.duplicates == 2 && verdict.wrongPlayer == 1 && verdict.forgedDelivered == 1)
-        #expect(verdict.delivered == 4)
+            verdict.counts.lost == 2 && verdict.counts.duplicates == 2 && verdict.counts.wrongPlayer == 1
+                && verdict.counts.forgedDelivered == 1)
+        #expect(verdict.counts.delivered == 4)
     }
 
     @Test func aChargeNobodyIsKnownToHavePaidIsAWrongPlayerWhenDelivered() {

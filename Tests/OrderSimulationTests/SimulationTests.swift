@@ -22,12 +22,13 @@ import Testing
             let report = try await Simulation(SimulationConfiguration(players: 10, purchases: 200, seed: seed)).run()
             #expect(report.holds, "seed \(seed):\n\(Self.failures(report))")
             #expect(
-                report.lost == 0 && report.duplicates == 0 && report.wrongPlayer == 0 && report.forgedDelivered == 0)
-            #expect(report.charged >= 100, "seed \(seed): most purchases are paid for")
-            #expect(report.delivered + report.refunded >= report.charged, "seed \(seed)")
+                report.counts.lost == 0 && report.counts.duplicates == 0 && report.counts.wrongPlayer == 0
+                    && report.counts.forgedDelivered == 0)
+            #expect(report.counts.charged >= 100, "seed \(seed): most purchases are paid for")
+            #expect(report.counts.delivered + report.counts.refunded >= report.counts.charged, "seed \(seed)")
             #expect(report.seed == seed)
             injected.merge(report.faults, uniquingKeysWith: +)
-            charged += report.charged
+            charged += report.counts.charged
         }
         #expect(charged >= 1_500)
         let missing = FaultKind.allCases.filter { injected[$0, default: 0] == 0 }
@@ -39,8 +40,8 @@ import Testing
             SimulationConfiguration(players: 4, purchases: 40, seed: 3, faults: .none)
         ).run()
         #expect(report.holds, "\(Self.failures(report))")
-        #expect(report.charged == 40)
-        #expect(report.delivered == 40)
+        #expect(report.counts.charged == 40)
+        #expect(report.counts.delivered == 40)
         #expect(report.faults.isEmpty)
         #expect(report.outcomes == ["delivered": 40])
     }
@@ -52,7 +53,7 @@ import Testing
             SimulationConfiguration(players: 10, purchases: 200, seed: 42, databaseURL: database.url)
         ).run()
         #expect(report.holds, "\(Self.failures(report))")
-        #expect(report.charged >= 100)
+        #expect(report.counts.charged >= 100)
         #expect(report.faults[.appKill, default: 0] > 0)
     }
 }

@@ -71,7 +71,7 @@ struct ProcessKillTests {
         let verdict = IntegrityOracle { ProductCatalog.sample.product($0)?.grants }
             .judge(charges: charges, ledger: deliveries)
         #expect(verdict.violations.isEmpty, "\(verdict.violations)")
-        #expect(verdict.delivered == total)
+        #expect(verdict.counts.delivered == total)
 
         let deliveredTo = Dictionary(deliveries.map { ($0.transactionId, $0.playerId) }) { first, _ in first }
         let acknowledged = await truth.acknowledged

@@ -33,10 +33,11 @@ public struct IntegrityOracle: Sendable {
                     detail: "delivered to \(delivery.playerId) (\(delivery.net)) but Apple never charged it"))
         }
         func count(_ kind: IntegrityViolation.Kind) -> Int { violations.count { $0.kind == kind } }
-        return IntegrityVerdict(
+        let counts = IntegrityCounts(
             charged: charges.count, delivered: delivered, lost: count(.lost), duplicates: count(.duplicate),
             wrongPlayer: count(.wrongPlayer), forgedDelivered: count(.forgedDelivered),
-            refunded: charges.count(where: \.refunded), violations: violations)
+            refunded: charges.count(where: \.refunded))
+        return IntegrityVerdict(counts: counts, violations: violations)
     }
 
     private func judge(_ charge: Charge, delivery: LedgerDelivery?) -> [IntegrityViolation] {

@@ -1,19 +1,7 @@
 /// What ``IntegrityOracle`` concluded.
 public struct IntegrityVerdict: Codable, Hashable, Sendable {
-    /// Charges Apple made.
-    public var charged: Int
-    /// Charges the ledger delivered (to anyone).
-    public var delivered: Int
-    /// Charges that stand but whose goods the ledger does not hold.
-    public var lost: Int
-    /// Charges whose goods the ledger holds more of than paid for.
-    public var duplicates: Int
-    /// Charges delivered to a player who did not pay.
-    public var wrongPlayer: Int
-    /// Ledger deliveries with no charge behind them.
-    public var forgedDelivered: Int
-    /// Charges refunded at the end of the run.
-    public var refunded: Int
+    /// The counts.
+    public var counts: IntegrityCounts
     /// Every offending transaction.
     public var violations: [IntegrityViolation]
 

@@ -207,9 +207,7 @@ public struct Simulation: Sendable {
                     history: history))
         }
         return SimulationReport(
-            charged: verdict.charged, delivered: verdict.delivered, lost: verdict.lost,
-            duplicates: verdict.duplicates, wrongPlayer: verdict.wrongPlayer,
-            forgedDelivered: verdict.forgedDelivered, refunded: verdict.refunded, reversed: reversed,
+            counts: verdict.counts, reversed: reversed,
             faults: faults, seed: configuration.seed,
             elapsedSeconds: (ContinuousClock.now - started) / .seconds(1), purchases: configuration.purchases,
             players: configuration.players, outcomes: await tally.outcomes, offenders: offenders)

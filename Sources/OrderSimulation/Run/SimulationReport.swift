@@ -1,6 +1,6 @@
 /// What a simulation found: the oracle's counts, the faults actually injected, and the
 /// history of every offending transaction.
-public struct SimulationReport: Codable, Hashable, Sendable {
+public struct SimulationReport: Encodable, Hashable, Sendable {
     /// One transaction the oracle found wrong, with what happened to it.
     public struct Offender: Codable, Hashable, Sendable {
         /// How it is wrong.
@@ -13,20 +13,8 @@ public struct SimulationReport: Codable, Hashable, Sendable {
         public var history: [String]
     }
 
-    /// Charges Apple made.
-    public var charged: Int
-    /// Charges the ledger delivered.
-    public var delivered: Int
-    /// Standing charges whose goods the ledger does not hold.
-    public var lost: Int
-    /// Charges whose goods the ledger holds more of than paid for.
-    public var duplicates: Int
-    /// Charges delivered to a player who did not pay.
-    public var wrongPlayer: Int
-    /// Deliveries with no charge behind them.
-    public var forgedDelivered: Int
-    /// Charges refunded at the end.
-    public var refunded: Int
+    /// The oracle's counts; in JSON, at the top level beside the fields below.
+    public var counts: IntegrityCounts
     /// Charges whose refund Apple reversed.
     public var reversed: Int
     /// Fault kind → how many were injected.
@@ -46,5 +34,25 @@ public struct SimulationReport: Codable, Hashable, Sendable {
     public var offenders: [Offender]
 
     /// Whether nothing was lost, duplicated, misdelivered or forged.
-    public var holds: Bool { lost == 0 && duplicates == 0 && wrongPlayer == 0 && forgedDelivered == 0 }
+    public var holds: Bool { counts.holds }
+
+    private enum CodingKeys: String, CodingKey {
+        case reversed, faults, seed, elapsedSeconds, purchases, players, outcomes, offenders
+    }
+}
+
+extension SimulationReport {
+    /// Writes one flat JSON object: the counts' fields beside the report's own.
+    public func encode(to encoder: any Encoder) throws {
+        try counts.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reversed, forKey: .reversed)
+        try container.encode(faults, forKey: .faults)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(purchases, forKey: .purchases)
+        try container.encode(players, forKey: .players)
+        try container.encode(outcomes, forKey: .outcomes)
+        try container.encode(offenders, forKey: .offenders)
+    }
 }
