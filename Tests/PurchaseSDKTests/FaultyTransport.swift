@@ -22,6 +22,11 @@ actor FaultPlan {
         planned += Array(repeating: (suffix, fault), count: times)
     }
 
+    /// Drops every fault still planned.
+    func clear() {
+        planned.removeAll()
+    }
+
     func take(for path: String) -> NetworkFault? {
         guard let index = planned.firstIndex(where: { path.hasSuffix($0.suffix) }) else { return nil }
         injected += 1

@@ -66,6 +66,35 @@ import Testing
         }
     }
 
+    /// The journal forgets the failed order at once (it is closed: no transaction known);
+    /// the charge surfaces after a relaunch as a transaction no record knows.
+    @Test func aChargeOfAForgottenOrderStillReachesThePlayerWhoOrdered() async throws {
+        try await withFixture { fixture in
+            let forgetful = JournalRetention(closedRecordLimit: 0)
+            await fixture.faults.add(.loseAnswer, times: 1, path: "/devices/phone/purchases")
+            await fixture.faults.add(.status(503), times: 10_000, path: "/devices/phone/transactions/unfinished")
+            let (first, _) = await fixture.pipeline(player: "tara", retention: forgetful)
+            try await first.start()
+            let answer = try await first.purchase(productId: "coins100")
+            #expect(answer.record.state == .failed(reason: "store_unavailable"))
+            await first.stop()
+            #expect(try await FilePurchaseJournal(url: fixture.journalURL()).load().records.isEmpty)
+
+            await fixture.faults.clear()
+            let (revived, _) = await fixture.pipeline(player: "tara", retention: forgetful)
+            try await revived.start()
+            await revived.waitUntilIdle()
+            let adopted = await revived.allRecords()
+            #expect(adopted.map(\.origin) == [.store], "reported as a transaction no record knows")
+            #expect(adopted.map(\.state) == [.finished])
+            let purchases = try await fixture.purchases("tara")
+            #expect(purchases.map(\.orderId) == [answer.record.orderId], "bound to the forgotten order by its token")
+            #expect(try await fixture.wallet("tara") == ["coins": 100])
+            #expect(await fixture.charges().map(\.finished) == [true])
+            await revived.stop()
+        }
+    }
+
     @Test func aPromotedPurchaseWaitsForAPlayer() async throws {
         try await withFixture { fixture in
             let (pipeline, store) = await fixture.pipeline(player: nil)

@@ -1,13 +1,14 @@
-/// How many finished orders a journal keeps.
+/// How many closed orders a journal keeps.
 ///
 /// A journal exists to resume orders, so every record the pipeline may still act on stays:
 /// anything in flight, pending orders, and refusals whose transaction is not finished yet.
 /// A closed record (finished, or failed or cancelled with no unfinished transaction) is
 /// kept only among the most recent ``closedRecordLimit``: without a limit a player's
 /// journal grows with every purchase, and so does every rewrite of it. The server keeps
-/// the history. Forgetting is safe: if the store lists a forgotten transaction again, the
-/// pipeline reports it as unknown and the server, which binds it by its own records,
-/// answers with the delivery it already made or refuses it; nothing is delivered twice.
+/// the history. Forgetting is safe: a transaction of a forgotten order that the store
+/// lists later (again, or charged late for a cancelled order) is reported as unknown, and
+/// the server binds it by its order's token: it answers with the delivery it already
+/// made, delivers to the player who ordered, or refuses a reporter who is someone else.
 public struct JournalRetention: Hashable, Sendable {
     /// How many closed records stay, most recently updated first.
     public var closedRecordLimit: Int
@@ -17,7 +18,7 @@ public struct JournalRetention: Hashable, Sendable {
         self.closedRecordLimit = max(closedRecordLimit, 0)
     }
 
-    /// 50 closed records: the last few weeks of a heavy spender's purchases.
+    /// The 50 most recent closed records.
     public static let standard = JournalRetention(closedRecordLimit: 50)
 
     /// The ids of the records in `records` to forget.
