@@ -73,7 +73,7 @@ extension AppStoreEmulator {
         guard start <= end else {
             throw APIError(status: 400, code: .startDateAfterEndDate, "startDate is after endDate")
         }
-        let matching = notifications().filter { notification in
+        func matches(_ notification: EmulatedNotification) -> Bool {
             notification.environment == environment
                 && (start..<end).contains(notification.signedDate)
                 && (request.notificationType.map { $0 == notification.notificationType } ?? true)
@@ -81,7 +81,28 @@ extension AppStoreEmulator {
                 && (request.transactionId.map { $0 == notification.transactionId } ?? true)
                 && (request.onlyFailures == true ? !notification.isDelivered : true)
         }
-        let (page, next) = try Self.page(matching, after: paginationToken)
+        // The token is a position in the issue order, where the next match is: each page
+        // reads on from there instead of filtering the whole history again.
+        let order = state.notificationOrder
+        var position = 0
+        if let paginationToken {
+            guard let offset = Int(paginationToken), (0...order.count).contains(offset) else {
+                throw APIError(status: 400, code: .invalidPaginationToken, "invalid pagination token")
+            }
+            position = offset
+        }
+        func nextMatch() -> EmulatedNotification? {
+            while position < order.count {
+                let candidate = state.notifications[order[position]]
+                position += 1
+                if let candidate, matches(candidate) { return candidate }
+            }
+            return nil
+        }
+        var page: [EmulatedNotification] = []
+        while page.count < Self.pageSize, let notification = nextMatch() { page.append(notification) }
+        // One more match means another page, starting at it.
+        let next = nextMatch() == nil ? nil : "\(position - 1)"
         return NotificationHistoryResponse(
             notificationHistory: page.map { notification in
                 NotificationHistoryResponseItem(
