@@ -62,6 +62,33 @@ import Testing
         #expect(try await after.load().records.first?.state == .finished)
     }
 
+    @Test func theMirrorRestoresOpenOrdersButNotClosedOnesThePrimaryForgot() async throws {
+        let app = temporaryJournal()
+        let keychain = temporaryJournal()
+        defer {
+            try? FileManager.default.removeItem(at: app.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: keychain.deletingLastPathComponent())
+        }
+        func journal() -> MirroredPurchaseJournal {
+            MirroredPurchaseJournal(
+                primary: FilePurchaseJournal(url: app, retention: JournalRetention(closedRecordLimit: 0)),
+                mirror: FilePurchaseJournal(url: keychain))
+        }
+        var done = record("alice", at: 1)
+        done.state = .finished
+        done.transactionFinished = true
+        try await journal().write(done)
+        try await journal().write(record("bob", at: 2))
+        #expect(try await FilePurchaseJournal(url: keychain).load().records.count == 2)
+
+        let loaded = try await journal().load()
+        #expect(loaded.records.map(\.playerId) == ["bob"])
+        #expect(try await FilePurchaseJournal(url: app).load().records.map(\.playerId) == ["bob"])
+
+        try FileManager.default.removeItem(at: app.deletingLastPathComponent())
+        #expect(try await journal().load().records.map(\.playerId) == ["bob"], "after a reinstall too")
+    }
+
     @Test func closedOrdersBeyondTheRetentionAreForgottenAndNothingOpenIs() async throws {
         let url = temporaryJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

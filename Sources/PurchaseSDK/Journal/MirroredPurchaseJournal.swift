@@ -11,14 +11,20 @@ public actor MirroredPurchaseJournal: PurchaseJournal {
         self.mirror = mirror
     }
 
-    /// The primary's records and those only the mirror still has (or has newer), newest
-    /// version of each; what the mirror restores is written back to the primary.
+    /// The primary's records, updated where the mirror has a newer version, and the open
+    /// orders only the mirror still has; what the mirror restores is written back to the
+    /// primary. A closed order only the mirror has stays there: there is nothing to resume,
+    /// and the primary may have forgotten it on purpose (``JournalRetention``).
     public func load() async throws -> JournalContents {
         var contents = try await primary.load()
         let mirrored = try await mirror.load()
         contents.damage += mirrored.damage
         var byId = Dictionary(contents.records.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        for record in mirrored.records where (byId[record.id]?.updatedAt ?? .distantPast) < record.updatedAt {
+        for record in mirrored.records {
+            let known = byId[record.id]
+            guard (known?.updatedAt ?? .distantPast) < record.updatedAt, known != nil || !record.isClosed else {
+                continue
+            }
             byId[record.id] = record
             try await primary.write(record)
         }
