@@ -106,9 +106,12 @@ struct PurchaseDeliverer: Sendable {
             purchaseDate: transaction.purchaseDate
         )
         let result = try await store.deliver(delivery)
-        if case .delivered = result, try await store.settleRefundState(transactionId: transactionId) == .refunded {
+        if case .delivered = result, try await refundNotified(transactionId),
+            try await store.settleRefundState(transactionId: transactionId) == .refunded
+        {
             // A refund notified between the check above and this delivery found nothing to
-            // reverse; settling reversed the delivery.
+            // reverse; settling reversed the delivery. (The common case, no refund, costs
+            // one read.)
             throw DeliveryRefusal.rejected(
                 "transaction_revoked", "Apple notified a refund of transaction \(transactionId) during its delivery",
                 transactionId: transactionId)
