@@ -208,7 +208,12 @@ let package = Package(
             ]
         ),
         .target(name: "LedgerTestSupport", dependencies: ["Ledger"], path: "Tests/LedgerTestSupport"),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "AppStoreModel", "LedgerTestSupport"]),
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: [
+                "Ledger", "AppStoreModel", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "PurchaseServerTests",
             dependencies: [

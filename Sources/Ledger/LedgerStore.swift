@@ -36,6 +36,9 @@ public protocol LedgerStore: Sendable {
     /// The player's orders, oldest first.
     func orders(playerId: String) async throws -> [Order]
 
+    /// A page of the player's orders, oldest first.
+    func orders(playerId: String, page: LedgerPageRequest) async throws -> LedgerPage<Order>
+
     // MARK: Delivery
 
     /// Delivers a transaction exactly once, in one database transaction: records the
@@ -91,6 +94,9 @@ public protocol LedgerStore: Sendable {
     /// them (e.g. the notification that preceded the delivery).
     func timeline(playerId: String) async throws -> [HistoryEvent]
 
+    /// A page of ``timeline(playerId:)``, oldest first. A cursor's id is a history event id.
+    func timeline(playerId: String, page: LedgerPageRequest) async throws -> LedgerPage<HistoryEvent>
+
     /// The events concerning a transaction, in time order.
     func events(transactionId: String) async throws -> [HistoryEvent]
 
@@ -106,6 +112,12 @@ public protocol LedgerStore: Sendable {
     /// Appends the device's purchase-flow events to the player's history (one
     /// ``HistoryEventType/clientEvent`` each, recorded at server time).
     func appendClientEvents(playerId: String, events: [ClientEvent]) async throws
+
+    /// Appends the device's events like ``appendClientEvents(playerId:events:)``, then, in
+    /// the same transaction, deletes the player's oldest client events beyond the `keep`
+    /// latest: the purchase-flow log is support's evidence, not state, and no device may
+    /// grow it without bound. Nothing else in the history is ever deleted.
+    func appendClientEvents(playerId: String, events: [ClientEvent], keep: Int) async throws
 
     // MARK: Notifications
 

@@ -8,18 +8,29 @@
     /// `MirroredPurchaseJournal(primary: FilePurchaseJournal(url: …), mirror: KeychainPurchaseJournal())`,
     /// so that after a reinstall the records come back and the pipeline resumes them.
     ///
+    /// It keeps what ``FilePurchaseJournal`` keeps: open orders and the closed orders the
+    /// ``retention`` allows; the others' items are deleted when a closed record is written
+    /// and at every load.
+    ///
     /// Written against Apple's documented Security API; not compiled on Linux.
     public actor KeychainPurchaseJournal: PurchaseJournal {
         private let service: String
+        /// How many closed orders stay in the Keychain.
+        public nonisolated let retention: JournalRetention
 
-        /// A journal under the Keychain service `service`.
-        public init(service: String = "StoreKeeper.PurchaseJournal") {
+        /// A journal under the Keychain service `service`, keeping the closed orders
+        /// `retention` allows.
+        public init(service: String = "StoreKeeper.PurchaseJournal", retention: JournalRetention = .standard) {
             self.service = service
+            self.retention = retention
         }
 
-        /// Every record the Keychain holds, and the items that did not decode.
+        /// Every record the Keychain holds (after forgetting the closed records beyond the
+        /// retention), and the items that did not decode.
         public func load() async throws -> JournalContents {
-            let (records, damage) = try mirroredRecords()
+            let (all, damage) = try mirroredRecords()
+            let forgotten = try forget(retention.idsToForget(in: all))
+            let records = all.filter { !forgotten.contains($0.id) }
             return JournalContents(
                 records: records.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, damage: damage)
         }
@@ -41,6 +52,26 @@
             } else if update != errSecSuccess {
                 throw KeychainJournalError.status(update)
             }
+            if record.isClosed {
+                let (records, _) = try mirroredRecords()
+                try forget(retention.idsToForget(in: records))
+            }
+        }
+
+        /// Deletes the items of `ids`; returns the ids.
+        @discardableResult
+        private func forget(_ ids: [String]) throws -> Set<String> {
+            for id in ids {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                    kSecAttrAccount as String: id,
+                ]
+                let status = SecItemDelete(query as CFDictionary)
+                guard status == errSecSuccess || status == errSecItemNotFound else {
+                    throw KeychainJournalError.status(status)
+                }
+            }
+            return Set(ids)
         }
 
         /// The Keychain's records, and the items that did not decode.

@@ -4,6 +4,8 @@ import Foundation
 struct HTTPAnswer: Sendable, CustomStringConvertible {
     var status: Int
     var body: Data
+    /// The response headers, names lowercased (the last value of a repeated header).
+    var headers: [String: String] = [:]
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let decoder = JSONDecoder()
@@ -41,7 +43,7 @@ struct PurchaseReply: Decodable, Sendable, Equatable {
 
 /// The HTTP methods the tests send.
 enum RequestMethod: String, Sendable {
-    case get, post, put, delete
+    case get, post, put, delete, patch, trace
 }
 
 /// Unpadded base64url, as in JWS.

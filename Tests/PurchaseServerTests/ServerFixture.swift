@@ -98,7 +98,8 @@ final class ServerFixture: Sendable {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 << 20)
-        return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+        let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView), headers: headers)
     }
 
     /// Sends `value` as JSON.

@@ -3,14 +3,16 @@ import Foundation
 /// The emulator's state on disk: an append-only file of JSON lines, one
 /// ``EmulatorRecord`` each, compacted to the current records at every start.
 ///
-/// Each append is one `write` to the file, so a killed process loses nothing it
-/// acknowledged; a torn last line (power loss mid-write) is skipped on load.
+/// Each append is one `write` to the file followed by `fsync`, before the emulator answers,
+/// so neither a killed process nor a power cut loses a charge it reported (Apple does not
+/// forget a charge either); a torn last line (power loss mid-write) is skipped on load.
+/// The compacted file written at start replaces the old one only once it is on disk.
 final class EmulatorJournal: Sendable {
     private let handle: FileHandle
 
     /// Opens the journal at `url`, compacted to `records`.
     private init(url: URL, records: [EmulatorRecord]) throws {
-        try Self.lines(records).write(to: url, options: .atomic)
+        try Self.replace(url, with: Self.lines(records))
         self.handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
     }
@@ -32,9 +34,34 @@ final class EmulatorJournal: Sendable {
         return try EmulatorJournal(url: url, records: compact(records))
     }
 
-    /// Appends `records` in one write.
+    /// Appends `records` in one write and waits until they are on disk.
     func append(_ records: [EmulatorRecord]) throws {
         try handle.write(contentsOf: Self.lines(records))
+        try handle.synchronize()
+    }
+
+    /// Writes `data` to a temporary file beside `url`, fsyncs it, renames it over `url` and
+    /// fsyncs the directory, so `url` holds either the old or the new content after a crash.
+    private static func replace(_ url: URL, with data: Data) throws {
+        let temporary = url.appendingPathExtension("compacting")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        let file = try FileHandle(forWritingTo: temporary)
+        do {
+            try file.write(contentsOf: data)
+            try file.synchronize()
+            try file.close()
+        } catch {
+            try? file.close()
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let directory = try FileHandle(forReadingFrom: url.deletingLastPathComponent())
+        defer { try? directory.close() }
+        try directory.synchronize()
     }
 
     /// `records` as JSON lines.

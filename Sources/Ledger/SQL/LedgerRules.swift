@@ -10,12 +10,30 @@ enum LedgerRules {
         }
     }
 
-    /// Grants a manual grant may carry: at least one, named items, non-zero amounts.
+    /// The largest amount of one item a manual grant may add or take away, so that no
+    /// balance can overflow 64 bits in any realistic number of grants.
+    static let maximumManualAmount: Int64 = 1_000_000_000_000
+    /// The most items one manual grant may name.
+    static let maximumManualItems = 100
+    /// The longest item name, in UTF-8 bytes.
+    static let maximumItemBytes = 128
+
+    /// Grants a manual grant may carry: 1 to ``maximumManualItems`` named items (at most
+    /// ``maximumItemBytes`` each), non-zero amounts of at most ``maximumManualAmount`` either way.
     static func validateManualGrants(_ grants: Grants) throws {
         guard !grants.isEmpty else { throw LedgerError.invalidGrants("nothing to grant") }
+        guard grants.count <= maximumManualItems else {
+            throw LedgerError.invalidGrants("at most \(maximumManualItems) items per grant")
+        }
         for (item, amount) in grants {
             guard !item.isEmpty else { throw LedgerError.invalidGrants("empty item name") }
+            guard item.utf8.count <= maximumItemBytes else {
+                throw LedgerError.invalidGrants("an item name is at most \(maximumItemBytes) bytes")
+            }
             guard amount != 0 else { throw LedgerError.invalidGrants("\(item): zero amount") }
+            guard (-maximumManualAmount...maximumManualAmount).contains(amount) else {
+                throw LedgerError.invalidGrants("\(item): an amount is at most \(maximumManualAmount) either way")
+            }
         }
     }
 

@@ -70,6 +70,23 @@ enum LedgerSQL {
         )
     }
 
+    /// A page of ``orders(playerId:)``: at most `limit` orders after `after`.
+    static func orders(playerId: String, after: LedgerCursor?, limit: Int) -> LedgerStatement {
+        let start = after ?? LedgerCursor(createdAt: Date(ledgerMilliseconds: 0), id: "")
+        return LedgerStatement(
+            """
+            SELECT \(orderColumns) FROM orders
+            WHERE player_id = ? AND (created_at > ? OR (created_at = ? AND order_id > ?))
+            ORDER BY created_at, order_id
+            LIMIT ?
+            """,
+            [
+                .text(playerId), .timestamp(start.createdAt), .timestamp(start.createdAt), .text(start.id),
+                .integer(Int64(limit)),
+            ]
+        )
+    }
+
     /// Marks the player's order fulfilled if no transaction has yet; a row only when it did.
     static func fulfillOrder(orderId: String, playerId: String, transactionId: String, at: Date) -> LedgerStatement {
         LedgerStatement(
@@ -292,6 +309,39 @@ enum LedgerSQL {
             ORDER BY created_at, id
             """,
             [.text(playerId), .text(playerId)]
+        )
+    }
+
+    /// A page of ``timeline(playerId:)``: at most `limit` events after `after`.
+    static func timeline(playerId: String, after: LedgerCursor?, limit: Int) -> LedgerStatement {
+        let start = after ?? LedgerCursor(createdAt: Date(ledgerMilliseconds: 0), id: "0")
+        let afterId = Int64(start.id) ?? 0
+        let position: [SQLArgument] = [.timestamp(start.createdAt), .timestamp(start.createdAt), .integer(afterId)]
+        let isAfter = "(created_at > ? OR (created_at = ? AND id > ?))"
+        return LedgerStatement(
+            """
+            SELECT \(eventColumns) FROM history_events WHERE player_id = ? AND \(isAfter)
+            UNION ALL
+            SELECT \(eventColumns) FROM history_events
+            WHERE player_id IS NULL AND \(isAfter)
+              AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
+            ORDER BY created_at, id
+            LIMIT ?
+            """,
+            [.text(playerId)] + position + position + [.text(playerId), .integer(Int64(limit))]
+        )
+    }
+
+    /// Deletes the player's oldest client events beyond the `keep` latest.
+    static func pruneClientEvents(playerId: String, keep: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            DELETE FROM history_events
+            WHERE type = 'client_event' AND player_id = ? AND id <= (
+                SELECT id FROM history_events WHERE type = 'client_event' AND player_id = ?
+                ORDER BY id DESC LIMIT 1 OFFSET ?)
+            """,
+            [.text(playerId), .text(playerId), .integer(Int64(keep))]
         )
     }
 

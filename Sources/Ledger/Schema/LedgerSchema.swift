@@ -13,7 +13,7 @@
 /// - `checkpoints` — primary key `name`.
 enum LedgerSchema {
     /// Every migration, in version order.
-    static let migrations: [LedgerMigration] = [initial]
+    static let migrations: [LedgerMigration] = [initial, clientEventRetention]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
     /// processes starting at once.
@@ -243,6 +243,19 @@ enum LedgerSchema {
                 updated_at TIMESTAMPTZ NOT NULL
             )
             """,
+        ]
+    )
+
+    /// The index that keeps per-player client-event retention
+    /// (``LedgerStore/appendClientEvents(playerId:events:keep:)``) one index range scan.
+    static let clientEventRetention = LedgerMigration(
+        version: 2,
+        name: "client event retention index",
+        sqlite: [
+            "CREATE INDEX history_client_events_by_player ON history_events (player_id, id) WHERE type = 'client_event'"
+        ],
+        postgres: [
+            "CREATE INDEX history_client_events_by_player ON history_events (player_id, id) WHERE type = 'client_event'"
         ]
     )
 }

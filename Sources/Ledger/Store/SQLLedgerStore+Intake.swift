@@ -14,6 +14,13 @@ extension SQLLedgerStore {
         try await write(LedgerWrites.appendClientEvents(events, playerId: playerId, receivedAt: now))
     }
 
+    public func appendClientEvents(playerId: String, events: [ClientEvent], keep: Int) async throws {
+        guard !events.isEmpty else { return }
+        try await write(
+            LedgerWrites.appendClientEvents(events, playerId: playerId, receivedAt: now)
+                .then { .execute(LedgerSQL.pruneClientEvents(playerId: playerId, keep: max(keep, 0))) })
+    }
+
     public func recordNotification(
         notificationUUID: String,
         type: String,

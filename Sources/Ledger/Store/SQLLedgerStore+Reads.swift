@@ -17,6 +17,13 @@ extension SQLLedgerStore {
         try await read(.rows(LedgerSQL.orders(playerId: playerId), Order.init(row:)))
     }
 
+    public func orders(playerId: String, page: LedgerPageRequest) async throws -> LedgerPage<Order> {
+        let rows = try await read(
+            .rows(
+                LedgerSQL.orders(playerId: playerId, after: page.after, limit: page.limit + 1), Order.init(row:)))
+        return page.page(of: rows) { LedgerCursor(createdAt: $0.createdAt, id: $0.orderId) }
+    }
+
     public func purchase(transactionId: String) async throws -> Purchase? {
         try await read(.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)))
     }
@@ -40,6 +47,14 @@ extension SQLLedgerStore {
 
     public func timeline(playerId: String) async throws -> [HistoryEvent] {
         try await read(.rows(LedgerSQL.timeline(playerId: playerId), HistoryEvent.init(row:)))
+    }
+
+    public func timeline(playerId: String, page: LedgerPageRequest) async throws -> LedgerPage<HistoryEvent> {
+        let rows = try await read(
+            .rows(
+                LedgerSQL.timeline(playerId: playerId, after: page.after, limit: page.limit + 1),
+                HistoryEvent.init(row:)))
+        return page.page(of: rows) { LedgerCursor(createdAt: $0.createdAt, id: String($0.id ?? 0)) }
     }
 
     public func events(transactionId: String) async throws -> [HistoryEvent] {

@@ -35,8 +35,9 @@ public struct JournalRetention: Hashable, Sendable {
 
 extension PurchaseRecord {
     /// Whether nothing is left to do for this order: delivered and finished, or failed or
-    /// cancelled with no store transaction still unfinished.
-    var isClosed: Bool {
+    /// cancelled with no store transaction still unfinished. Only closed records are ever
+    /// forgotten by a ``JournalRetention``.
+    public var isClosed: Bool {
         switch state {
         case .finished: true
         case .failed, .cancelled: transactionId == nil || transactionFinished

@@ -37,7 +37,16 @@ struct OrderLookupAnswer: Codable, Hashable, Sendable {
 /// `GET /v1/admin/players/{id}/timeline`.
 struct TimelineBody: Codable, Hashable, Sendable {
     var playerId: String
+    /// A page of the timeline, oldest first.
     var events: [HistoryEvent]
+    /// The `cursor` of the next page; absent on the last page.
+    var nextCursor: String?
+
+    init(playerId: String, page: LedgerPage<HistoryEvent>) {
+        self.playerId = playerId
+        self.events = page.items
+        self.nextCursor = page.next?.token
+    }
 }
 
 /// `GET /v1/admin/transactions/{id}`.

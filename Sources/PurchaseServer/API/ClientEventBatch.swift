@@ -2,9 +2,22 @@ import Foundation
 import Ledger
 
 /// `POST /v1/events`: a batch of the device's purchase-flow events.
+///
+/// Everything in it is bounded (events per batch, attributes per event, the length of
+/// every string, the range of `occurredAt`), so no device can grow a player's history
+/// faster than these bounds allow, and the ledger keeps only the latest events per player
+/// (``ServerConfiguration/clientEventsPerPlayer``).
 struct ClientEventBatch: Codable, Hashable, Sendable {
     /// The most events one batch may carry.
     static let maximumCount = 200
+    /// The most attributes one event may carry.
+    static let maximumAttributes = 32
+    /// The longest event name, attribute key or id, in UTF-8 bytes.
+    static let maximumNameBytes = 128
+    /// The longest attribute value, in UTF-8 bytes.
+    static let maximumValueBytes = 1_024
+    /// The latest `occurredAt` accepted: 9999-12-31T23:59:59.999Z in epoch milliseconds.
+    static let latestOccurredAt: Int64 = 253_402_300_799_999
 
     var events: [Event]
 
@@ -17,19 +30,40 @@ struct ClientEventBatch: Codable, Hashable, Sendable {
         var attributes: [String: String]?
     }
 
-    /// The events as the ledger stores them, or an explanation of what is wrong.
+    /// The events as the ledger stores them, or an `invalid_request` naming the first field
+    /// out of bounds.
     func clientEvents() throws(ServerError) -> [ClientEvent] {
         guard events.count <= Self.maximumCount else {
-            throw .invalidRequest("at most \(Self.maximumCount) events per batch, not \(events.count)")
+            throw .invalidRequest("events: at most \(Self.maximumCount) events per batch, not \(events.count)")
         }
-        return try events.map { event throws(ServerError) in
-            guard !event.name.isEmpty, event.name.utf8.count <= 100 else {
-                throw .invalidRequest("an event name must be 1 to 100 bytes")
-            }
-            return ClientEvent(
-                name: event.name, orderId: event.orderId, transactionId: event.transactionId,
-                occurredAt: Date(timeIntervalSince1970: Double(event.occurredAt) / 1_000),
-                attributes: event.attributes ?? [:])
+        return try events.enumerated().map { index, event throws(ServerError) in
+            try event.clientEvent(field: "events[\(index)]")
         }
+    }
+}
+
+extension ClientEventBatch.Event {
+    /// This event as the ledger stores it, after checking every bound.
+    fileprivate func clientEvent(field: String) throws(ServerError) -> ClientEvent {
+        typealias Batch = ClientEventBatch
+        let names = 1...Batch.maximumNameBytes
+        try RequestField.check(name, "\(field).name", bytes: names)
+        try RequestField.check(orderId, "\(field).orderId", bytes: names)
+        try RequestField.check(transactionId, "\(field).transactionId", bytes: names)
+        guard (0...Batch.latestOccurredAt).contains(occurredAt) else {
+            throw .invalidRequest(
+                "\(field).occurredAt must be epoch milliseconds from 0 to \(Batch.latestOccurredAt), not \(occurredAt)")
+        }
+        let attributes = attributes ?? [:]
+        guard attributes.count <= Batch.maximumAttributes else {
+            throw .invalidRequest("\(field).attributes: at most \(Batch.maximumAttributes) attributes per event")
+        }
+        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            try RequestField.check(key, "\(field).attributes key", bytes: names)
+            try RequestField.check(value, "\(field).attributes.\(key)", bytes: 0...Batch.maximumValueBytes)
+        }
+        return ClientEvent(
+            name: name, orderId: orderId, transactionId: transactionId,
+            occurredAt: Date(timeIntervalSince1970: Double(occurredAt) / 1_000), attributes: attributes)
     }
 }

@@ -35,7 +35,15 @@ struct OrderBody: Codable, Hashable, Sendable {
 
 /// `GET /v1/players/me/orders`.
 struct OrderList: Codable, Hashable, Sendable {
+    /// A page of the player's orders, oldest first.
     var orders: [OrderBody]
+    /// The `cursor` of the next page; absent on the last page.
+    var nextCursor: String?
+
+    init(_ page: LedgerPage<Order>) {
+        self.orders = page.items.map(OrderBody.init)
+        self.nextCursor = page.next?.token
+    }
 }
 
 /// `GET /v1/players/me/wallet`.

@@ -26,6 +26,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var orderLifetimeSeconds: Double
     /// The largest request body accepted, in bytes (receipts are the largest bodies).
     public var maximumBodyBytes: Int
+    /// How many purchase-flow events (`POST /v1/events`) the ledger keeps per player; older
+    /// ones are deleted as new ones arrive.
+    public var clientEventsPerPlayer: Int
     /// Apple's verifyReceipt as a second opinion or fallback for receipts.
     public var verifyReceipt: VerifyReceiptSettings
     /// The App Store Server API (notification history, Look Up Order ID, consumption).
@@ -52,6 +55,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         catalog: ProductCatalog = .sample,
         orderLifetimeSeconds: Double = 86_400,
         maximumBodyBytes: Int = 1 << 20,
+        clientEventsPerPlayer: Int = 1_000,
         verifyReceipt: VerifyReceiptSettings = VerifyReceiptSettings(),
         appStoreServerAPI: AppStoreServerAPISettings? = nil,
         answerConsumptionRequests: Bool = false,
@@ -68,6 +72,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.catalog = catalog
         self.orderLifetimeSeconds = orderLifetimeSeconds
         self.maximumBodyBytes = maximumBodyBytes
+        self.clientEventsPerPlayer = clientEventsPerPlayer
         self.verifyReceipt = verifyReceipt
         self.appStoreServerAPI = appStoreServerAPI
         self.answerConsumptionRequests = answerConsumptionRequests
@@ -95,6 +100,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             try container.decodeIfPresent(Double.self, forKey: .orderLifetimeSeconds) ?? defaults.orderLifetimeSeconds
         maximumBodyBytes =
             try container.decodeIfPresent(Int.self, forKey: .maximumBodyBytes) ?? defaults.maximumBodyBytes
+        clientEventsPerPlayer =
+            try container.decodeIfPresent(Int.self, forKey: .clientEventsPerPlayer) ?? defaults.clientEventsPerPlayer
         verifyReceipt =
             try container.decodeIfPresent(VerifyReceiptSettings.self, forKey: .verifyReceipt) ?? defaults.verifyReceipt
         appStoreServerAPI = try container.decodeIfPresent(AppStoreServerAPISettings.self, forKey: .appStoreServerAPI)
@@ -137,8 +144,22 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         if (adminKey ?? "").utf8.count < 12 {
             problems.append("adminKey (STOREKEEPER_ADMIN_KEY) must be set, at least 12 bytes")
         }
-        if maximumBodyBytes < 1_024 { problems.append("maximumBodyBytes must be at least 1024") }
-        if orderLifetimeSeconds <= 0 { problems.append("orderLifetimeSeconds must be positive") }
+        if !(1_024...(64 << 20)).contains(maximumBodyBytes) {
+            problems.append("maximumBodyBytes must be from 1024 to 67108864")
+        }
+        if !(1...1_000_000).contains(clientEventsPerPlayer) {
+            problems.append("clientEventsPerPlayer must be from 1 to 1000000")
+        }
+        let year = 366.0 * 86_400
+        if !(orderLifetimeSeconds > 0 && orderLifetimeSeconds <= year) {
+            problems.append("orderLifetimeSeconds must be more than 0 and at most \(Int(year)) (a year)")
+        }
+        if !(reconcilerIntervalSeconds >= 0 && reconcilerIntervalSeconds <= year) {
+            problems.append("reconcilerIntervalSeconds must be from 0 to \(Int(year)) (a year)")
+        }
+        if !(reconcilerLookbackSeconds >= 0 && reconcilerLookbackSeconds <= 180 * 86_400) {
+            problems.append("reconcilerLookbackSeconds must be from 0 to 15552000 (Apple keeps 180 days)")
+        }
         if verifyReceipt.mode != .off, verifyReceipt.productionURL == nil || verifyReceipt.sandboxURL == nil {
             problems.append("verifyReceipt needs productionURL and sandboxURL")
         }

@@ -14,7 +14,16 @@ struct OrderLookupDesk: Sendable {
     let store: any LedgerStore
 
     func lookUp(_ request: OrderLookupRequest) async throws -> OrderLookupAnswer {
-        guard !request.appleOrderId.isEmpty else { throw ServerError.invalidRequest("appleOrderId is empty") }
+        let orderId = request.appleOrderId
+        guard (1...64).contains(orderId.utf8.count),
+            orderId.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            })
+        else {
+            throw ServerError.invalidRequest(
+                "appleOrderId must be 1 to 64 letters and digits (as on the e-mail receipt)")
+        }
+        try RequestField.check(request.playerId, "playerId", bytes: 1...RequestField.maximumPlayerIdBytes)
         let response: OrderLookupResponse
         do {
             response = try await client.lookUpOrderId(request.appleOrderId)

@@ -41,20 +41,24 @@ enum APIResponse {
         do {
             return try decoder.decode(T.self, from: data)
         } catch {
-            throw .invalidRequest("the body is not a valid \(T.self): \(Self.describe(error))")
+            throw .invalidRequest("the body is not a valid \(T.self): \(Self.describe(error, in: data))")
         }
     }
 
     /// A short account of a decoding error (no input echoed back).
-    private static func describe(_ error: any Error) -> String {
+    private static func describe(_ error: any Error, in data: Data) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "missing field \(key.stringValue)"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case DecodingError.dataCorrupted(let context):
-            context.codingPath.isEmpty
-                ? "not JSON" : "bad value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: "not JSON"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            "bad value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default:
+            // Foundation's decoder on Linux reports a number it cannot represent (beyond 64
+            // bits, or a fraction for a whole number) as invalid JSON, without its path.
+            (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil
+                ? "not JSON"
+                : "a number is out of range for its field (whole numbers fit in 64 bits) or a value has the wrong type"
         }
     }
 }

@@ -50,14 +50,15 @@ extension PurchaseServer {
         }
         api.get("players/me/orders") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
-            let orders = try await self.store.orders(playerId: playerId)
-            return APIResponse.json(OrderList(orders: orders.map(OrderBody.init)))
+            let page = try await self.store.orders(playerId: playerId, page: PageQuery.pageRequest(request))
+            return APIResponse.json(OrderList(page))
         }
         api.post("events") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
             let batch = try await APIResponse.decode(ClientEventBatch.self, from: request, limit: self.bodyLimit)
             let events = try batch.clientEvents()
-            try await self.store.appendClientEvents(playerId: playerId, events: events)
+            try await self.store.appendClientEvents(
+                playerId: playerId, events: events, keep: self.configuration.clientEventsPerPlayer)
             return APIResponse.json(["accepted": events.count], status: .accepted)
         }
     }
@@ -77,8 +78,15 @@ extension PurchaseServer {
         admin.get("players/:playerId/timeline") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let playerId = try context.parameters.require("playerId")
-            return APIResponse.json(
-                TimelineBody(playerId: playerId, events: try await self.store.timeline(playerId: playerId)))
+            let page = try await self.store.timeline(
+                playerId: playerId, page: PageQuery.pageRequest(request, numericIds: true))
+            return APIResponse.json(TimelineBody(playerId: playerId, page: page))
+        }
+        admin.get("players/:playerId/orders") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let playerId = try context.parameters.require("playerId")
+            let page = try await self.store.orders(playerId: playerId, page: PageQuery.pageRequest(request))
+            return APIResponse.json(OrderList(page))
         }
         admin.get("transactions/:transactionId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
@@ -106,6 +114,9 @@ extension PurchaseServer {
             guard !body.playerId.isEmpty, !body.reason.isEmpty, !body.grants.isEmpty else {
                 throw ServerError.invalidRequest("playerId, grants and reason are required")
             }
+            try RequestField.check(body.playerId, "playerId", bytes: 1...RequestField.maximumPlayerIdBytes)
+            try RequestField.check(body.reason, "reason", bytes: 1...1_024)
+            try RequestField.check(body.actor, "actor", bytes: 0...128)
             let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"
             let posting: LedgerPosting
             do {
