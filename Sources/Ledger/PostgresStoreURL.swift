@@ -66,10 +66,14 @@ public struct PostgresStoreURL: Sendable, Hashable {
                 guard value.hasPrefix("/") else { throw invalid("host option must be a socket directory") }
                 unixSocketDirectory = value
             case "max_connections":
-                guard let count = Int(value), count > 0 else { throw invalid("max_connections must be positive") }
+                guard let count = Int(value), (1...10_000).contains(count) else {
+                    throw invalid("max_connections must be 1 to 10000")
+                }
                 maximumConnections = count
             case "connect_timeout":
-                guard let seconds = Int(value), seconds > 0 else { throw invalid("connect_timeout must be positive") }
+                guard let seconds = Int(value), (1...86_400).contains(seconds) else {
+                    throw invalid("connect_timeout must be 1 to 86400 seconds")
+                }
                 connectTimeout = .seconds(seconds)
             default:
                 throw invalid("unknown option \(item.name)")

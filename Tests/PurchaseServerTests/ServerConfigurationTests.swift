@@ -73,4 +73,39 @@ struct ServerConfigurationTests {
         #expect(problems.contains("answerConsumptionRequests needs appStoreServerAPI"))
         #expect(problems.contains("needs a secret"))
     }
+
+    @Test("numbers that would trap later (NaN, infinities, out of range) are refused at start")
+    func numericBounds() throws {
+        for value in [Double.nan, .infinity, -1, 1e300] {
+            var configuration = ServerConfiguration(playerTokenSecret: "0123456789abcdef", adminKey: "0123456789abcdef")
+            configuration.orderLifetimeSeconds = value
+            configuration.reconcilerIntervalSeconds = value
+            configuration.reconcilerLookbackSeconds = value
+            configuration.webhook = WebhookSettings(
+                url: try #require(URL(string: "https://game.example/hook")), secret: "s", timeoutSeconds: value)
+            let problems = configuration.validationProblems().joined(separator: "\n")
+            for key in [
+                "orderLifetimeSeconds", "reconcilerIntervalSeconds", "reconcilerLookbackSeconds", "timeoutSeconds",
+            ] {
+                #expect(problems.contains(key), "\(key) = \(value)")
+            }
+        }
+        var configuration = ServerConfiguration(playerTokenSecret: "0123456789abcdef", adminKey: "0123456789abcdef")
+        configuration.clientEventsPerPlayer = 0
+        configuration.maximumBodyBytes = Int.max
+        let problems = configuration.validationProblems().joined(separator: "\n")
+        #expect(problems.contains("clientEventsPerPlayer"))
+        #expect(problems.contains("maximumBodyBytes"))
+    }
+
+    @Test("a quantity outside 1 to 10, or one whose grants overflow, grants nothing")
+    func quantities() {
+        let coins = CatalogProduct(productId: "coins", type: .consumable, grants: ["coins": 100])
+        #expect(coins.grants(quantity: 10) == ["coins": 1_000])
+        for quantity in [0, -1, 11, Int.max, Int.min] {
+            #expect(coins.grants(quantity: quantity) == nil, "\(quantity)")
+        }
+        let huge = CatalogProduct(productId: "huge", type: .consumable, grants: ["coins": Int64.max / 2])
+        #expect(huge.grants(quantity: 3) == nil)
+    }
 }

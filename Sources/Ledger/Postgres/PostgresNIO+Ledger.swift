@@ -30,7 +30,7 @@ extension SQLArgument {
         switch self {
         case .text(let text): bindings.append(text)
         case .integer(let integer): bindings.append(integer)
-        case .timestamp(let date): bindings.append(date)
+        case .timestamp(let date): bindings.append(date.clampedToPostgres)
         case .null: bindings.appendNull()
         }
     }
@@ -88,5 +88,19 @@ extension PSQLError {
             return .database(message: text, sqlState: sqlState)
         }
         return .database(message: "\(code): \(String(reflecting: underlying ?? self))", sqlState: nil)
+    }
+}
+
+extension Date {
+    /// The earliest and latest instants PostgreSQL's `timestamptz` holds (4713 BC, 294276 AD).
+    private static let postgresRange =
+        Date(timeIntervalSince1970: -210_866_803_200)...Date(timeIntervalSince1970: 9_224_318_015_999)
+
+    /// This date within ``postgresRange`` (NaN as 1970): PostgresNIO's encoder traps on a
+    /// date whose microseconds since 2000 overflow 64 bits, and PostgreSQL refuses one out
+    /// of its range. Only a date no real purchase has can be clamped.
+    var clampedToPostgres: Date {
+        if timeIntervalSince1970.isNaN { return Date(timeIntervalSince1970: 0) }
+        return min(max(self, Self.postgresRange.lowerBound), Self.postgresRange.upperBound)
     }
 }

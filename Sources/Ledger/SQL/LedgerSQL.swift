@@ -383,7 +383,7 @@ enum LedgerSQL {
     {
         var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
         detail["subtype"] = notification.subtype
-        detail["signedDate"] = signedDate.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) }
+        detail["signedDate"] = signedDate.map { String($0.ledgerMilliseconds) }
         let transactionId = SQLArgument.optional(notification.transactionId)
         return LedgerStatement(
             """

@@ -36,8 +36,18 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
         self.grants = grants
     }
 
-    /// What `quantity` units grant.
-    func grants(quantity: Int) -> Grants {
-        grants.mapValues { $0 * Int64(max(quantity, 1)) }
+    /// The most units one transaction may carry (StoreKit sells at most 10 at once).
+    public static let maximumQuantity = 10
+
+    /// What `quantity` units grant; `nil` for a quantity outside 1…``maximumQuantity``.
+    public func grants(quantity: Int) -> Grants? {
+        guard (1...Self.maximumQuantity).contains(quantity) else { return nil }
+        var total: Grants = [:]
+        for (item, amount) in grants {
+            let (product, overflow) = amount.multipliedReportingOverflow(by: Int64(quantity))
+            guard !overflow else { return nil }
+            total[item] = product
+        }
+        return total
     }
 }

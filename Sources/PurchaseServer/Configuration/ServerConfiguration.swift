@@ -169,6 +169,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         if let webhook, (webhook.secret ?? "").isEmpty {
             problems.append("webhook \(webhook.url) needs a secret to sign bodies with")
         }
+        if let webhook, !(webhook.timeoutSeconds > 0 && webhook.timeoutSeconds <= 3_600) {
+            problems.append("webhook.timeoutSeconds must be more than 0 and at most 3600")
+        }
         return problems
     }
 

@@ -76,6 +76,12 @@ struct PurchaseDeliverer: Sendable {
                 "unknown_product", "product \(transaction.productId) is not in the catalog",
                 transactionId: transactionId)
         }
+        guard let grants = product.grants(quantity: transaction.quantity) else {
+            throw DeliveryRefusal.rejected(
+                "invalid_quantity",
+                "quantity \(transaction.quantity) is not 1 to \(CatalogProduct.maximumQuantity), or its grants overflow",
+                transactionId: transactionId)
+        }
         if let existing = try await store.purchase(transactionId: transactionId) {
             try checkClaim(on: existing, by: claimant)
             return .alreadyDelivered(existing)
@@ -102,7 +108,7 @@ struct PurchaseDeliverer: Sendable {
             environment: transaction.environment,
             source: source,
             flags: flags,
-            grants: product.grants(quantity: transaction.quantity),
+            grants: grants,
             purchaseDate: transaction.purchaseDate
         )
         let result = try await store.deliver(delivery)

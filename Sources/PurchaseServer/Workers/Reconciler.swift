@@ -47,9 +47,10 @@ public struct Reconciler: Sendable {
         if let text = try await store.checkpoint(Self.checkpointName), let milliseconds = Int64(text) {
             start = Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.overlap)
         }
-        start = max(start, earliest)
+        // A checkpoint from the future (a clock that jumped, a damaged row) reads from now.
+        start = min(max(start, earliest), now)
         let request = NotificationHistoryRequest(
-            startDate: Int64(start.timeIntervalSince1970 * 1_000), endDate: Int64(now.timeIntervalSince1970 * 1_000))
+            startDate: Self.milliseconds(start), endDate: Self.milliseconds(now))
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
         var token: String?
         repeat {
@@ -70,5 +71,12 @@ public struct Reconciler: Sendable {
         } while token != nil
         try await store.setCheckpoint(Self.checkpointName, value: String(request.endDate ?? 0))
         return report
+    }
+
+    /// `date` in epoch milliseconds, saturating (the reconciler's dates are between 180
+    /// days ago and now, so nothing saturates in practice).
+    private static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1_000).rounded(.down)
+        return Int64(exactly: value) ?? (value < 0 ? 0 : .max)
     }
 }
