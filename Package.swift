@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AppStoreAPI", targets: ["AppStoreAPI"]),
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
         .library(name: "StoreKeeperDev", targets: ["StoreKeeperDev"]),
         .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
@@ -67,8 +68,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HTTPRouting",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+        ),
+        .target(
             name: "AppStoreEmulator",
             dependencies: [
+                "HTTPRouting",
                 "AppStoreModel",
                 "AppStoreVerification",
                 "AppStoreSigning",
@@ -87,6 +93,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        .target(name: "PlayerAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "PurchaseServer",
             dependencies: [
@@ -94,6 +101,8 @@ let package = Package(
                 "AppStoreVerification",
                 "AppStoreAPI",
                 "Ledger",
+                "PlayerAuth",
+                "HTTPRouting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -158,6 +167,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AppStoreModelTests", dependencies: ["AppStoreModel"]),
+        .testTarget(
+            name: "HTTPRoutingTests",
+            dependencies: [
+                "HTTPRouting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [

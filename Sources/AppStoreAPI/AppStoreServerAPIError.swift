@@ -29,7 +29,8 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
     public var errorCode: APIErrorCode?
     /// Apple's error message from the body, if any.
     public var errorMessage: String?
-    /// The `Retry-After` delay in seconds, when the response carried one as a number.
+    /// The `Retry-After` delay in seconds, when the response carried one as a number of
+    /// seconds: finite and not negative.
     public var retryAfter: TimeInterval?
     /// Details for a person: the underlying error or the start of the body.
     public var message: String
@@ -82,9 +83,10 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
     /// The error for a non-2xx response, reading Apple's error body when there is one.
     static func http(_ response: HTTPResponseData) -> AppStoreServerAPIError {
         let body = try? APIJSON.decode(APIErrorResponse.self, from: response.body)
+        // Only a real delay: "nan", "inf" or "-5" parse as numbers but are none.
         let retryAfter = response.headerValue("Retry-After").flatMap {
             TimeInterval($0.trimmingCharacters(in: .whitespaces))
-        }
+        }.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         return AppStoreServerAPIError(
             kind: .httpError, httpStatus: response.status, errorCode: body?.errorCode,
             errorMessage: body?.errorMessage, retryAfter: retryAfter,

@@ -15,7 +15,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// - Parameters:
     ///   - client: the HTTP client; the process-wide shared one by default. A caller who
     ///     passes its own client shuts it down.
-    ///   - timeout: the per-request timeout in seconds; 30 by default.
+    ///   - timeout: the per-request timeout in seconds; 30 by default. A negative one
+    ///     counts as zero.
     ///   - maximumResponseBytes: the largest body accepted; 16 MiB by default.
     public init(client: HTTPClient = .shared, timeout: TimeInterval = 30, maximumResponseBytes: Int = 16 << 20) {
         self.client = client
@@ -27,8 +28,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - Parameter request: the request.
     /// - Returns: The response.
-    /// - Throws: AsyncHTTPClient's error when the request fails or times out, or the body
-    ///   exceeds ``maximumResponseBytes``.
+    /// - Throws: ``InvalidTimeoutError`` when ``timeout`` is NaN or longer than a deadline
+    ///   holds (nothing is sent); AsyncHTTPClient's error when the request fails or times
+    ///   out, or the body exceeds ``maximumResponseBytes``.
     public func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
         var outbound = HTTPClientRequest(url: request.url.absoluteString)
         outbound.method = .init(rawValue: request.method.rawValue)
@@ -38,8 +40,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.body {
             outbound.body = .bytes(body)
         }
-        let milliseconds = Int64((max(timeout, 0) * 1000).rounded())
-        let response = try await client.execute(outbound, timeout: .milliseconds(milliseconds))
+        guard let nanoseconds = Int64(exactly: (max(timeout, 0) * 1e9).rounded()) else {
+            throw InvalidTimeoutError(timeout: timeout)
+        }
+        let response = try await client.execute(outbound, timeout: .nanoseconds(nanoseconds))
         let buffer = try await response.body.collect(upTo: maximumResponseBytes)
         var headers: [String: String] = [:]
         for (name, value) in response.headers {

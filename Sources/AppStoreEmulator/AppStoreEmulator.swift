@@ -29,7 +29,15 @@ public actor AppStoreEmulator {
 
     /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
     /// on first use, and resumes delivering notifications that were not delivered.
+    ///
+    /// - Throws: ``EmulatorError`` `invalid_configuration` when the configuration's
+    ///   `timeScale` is not finite or is negative; the error of reading or creating the
+    ///   data directory's files.
     public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
+        guard configuration.timeScale.isFinite, configuration.timeScale >= 0 else {
+            throw EmulatorError(
+                "invalid_configuration", "timeScale must be finite and not negative, not \(configuration.timeScale)")
+        }
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.configuration = configuration

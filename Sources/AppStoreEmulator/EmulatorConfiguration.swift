@@ -15,7 +15,8 @@ public struct EmulatorConfiguration: Sendable {
     public var notificationURL: URL?
     /// The app-specific shared secret verifyReceipt checks when a request gives one.
     public var sharedSecret: String?
-    /// Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours).
+    /// Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours); finite and
+    /// not negative, or ``AppStoreEmulator`` refuses to start.
     public var timeScale: Double
 
     /// Creates a configuration; the sample catalog and no notification URL by default.

@@ -176,20 +176,23 @@ public struct AppStoreServerAPITokenVerifier: Sendable {
             throw AppStoreServerAPITokenError(
                 .wrongBundleId, "bid \"\(claims.bundleId)\" is not an app of key \"\(key.keyId)\"")
         }
-        guard claims.lifetime > 0, claims.lifetime <= AppStoreServerAPIClaims.maximumLifetime else {
+        // In integers: exp and iat may be any Int64, and their difference may not fit.
+        let (lifetime, overflow) = claims.expiresAt.subtractingReportingOverflow(claims.issuedAt)
+        guard !overflow, lifetime > 0, lifetime <= Int64(AppStoreServerAPIClaims.maximumLifetime) else {
             throw AppStoreServerAPITokenError(
                 .lifetimeTooLong,
-                "exp - iat is \(Int64(claims.lifetime)) s; it must be in (0, \(Int(AppStoreServerAPIClaims.maximumLifetime))] s"
+                "exp \(claims.expiresAt) - iat \(claims.issuedAt) must be in (0, "
+                    + "\(AppStoreServerAPIClaims.maximumLifetime)] s"
             )
         }
         let nowSeconds = now.timeIntervalSince1970
         guard TimeInterval(claims.issuedAt) <= nowSeconds + clockSkew else {
             throw AppStoreServerAPITokenError(
-                .notYetValid, "iat \(claims.issuedAt) is after now (\(Int64(nowSeconds))) plus \(Int(clockSkew)) s")
+                .notYetValid, "iat \(claims.issuedAt) is after now (\(nowSeconds) s) plus \(clockSkew) s")
         }
         guard nowSeconds < TimeInterval(claims.expiresAt) + clockSkew else {
             throw AppStoreServerAPITokenError(
-                .tokenExpired, "exp \(claims.expiresAt) is before now (\(Int64(nowSeconds))) minus \(Int(clockSkew)) s")
+                .tokenExpired, "exp \(claims.expiresAt) is before now (\(nowSeconds) s) minus \(clockSkew) s")
         }
     }
 

@@ -26,8 +26,10 @@ enum DERPrimitive {
 
     /// A two's-complement big-endian INTEGER of at most eight bytes.
     static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard let (tag, contents) = read(bytes), tag == 0x02, (1...8).contains(contents.count) else { return nil }
-        var value = Int64(Int8(bitPattern: contents.first!))
+        guard let (tag, contents) = read(bytes), tag == 0x02, contents.count <= 8, let first = contents.first else {
+            return nil
+        }
+        var value = Int64(Int8(bitPattern: first))
         for byte in contents.dropFirst() { value = value << 8 | Int64(byte) }
         return value
     }

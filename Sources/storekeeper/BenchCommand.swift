@@ -33,7 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        try SecondsOption.check(seconds, "--seconds")
     }
 
     func run() async throws {

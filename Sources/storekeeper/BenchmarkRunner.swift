@@ -17,21 +17,22 @@ struct BenchmarkRunner {
     /// Only cases whose name contains this run, when set.
     let filter: String?
 
-    /// Runs `operation` after a short warm-up until `seconds` have passed; `nil` when
-    /// the filter excludes the case.
+    /// Runs `operation` after a short warm-up until `seconds` have passed, at least once
+    /// (a deadline shorter than one run still yields a sample); `nil` when the filter
+    /// excludes the case.
     func measure(_ name: String, _ operation: () async throws -> Void) async throws -> Result? {
         if let filter, !name.contains(filter) { return nil }
         let clock = ContinuousClock()
         for _ in 0..<20 { try await operation() }
         var samples: [Duration] = []
         samples.reserveCapacity(100_000)
-        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        let deadline = clock.now.advanced(by: .seconds(seconds))
         let start = clock.now
-        while clock.now < deadline {
+        repeat {
             let began = clock.now
             try await operation()
             samples.append(clock.now - began)
-        }
+        } while clock.now < deadline
         let elapsed = Self.microseconds(clock.now - start)
         samples.sort()
         return Result(

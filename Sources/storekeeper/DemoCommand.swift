@@ -32,6 +32,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How long the server stays down, in seconds.")
     var outage: Double = 2
 
+    func validate() throws {
+        try SecondsOption.check(outage, "--outage", allowsZero: true)
+    }
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "storekeeper-demo-\(UUID().uuidString.prefix(8))")

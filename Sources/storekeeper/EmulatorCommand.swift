@@ -37,7 +37,7 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        guard timeScale > 0 else { throw ValidationError("--time-scale must be positive") }
+        guard timeScale > 0, timeScale.isFinite else { throw ValidationError("--time-scale must be a positive number") }
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")
         }

@@ -63,7 +63,7 @@ struct LoadTestCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
-        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        try SecondsOption.check(seconds, "--seconds")
         guard (players ?? 1) > 0 else { throw ValidationError("--players must be positive") }
         guard (prepared ?? 1) > 0 else { throw ValidationError("--prepared must be positive") }
         guard prepared == nil || !ordersOnly else {

@@ -18,6 +18,11 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "Lifetime in seconds.")
     var lifetime: Double = 3_600
 
+    func validate() throws {
+        // A negative lifetime is allowed: it makes an expired token, for tests.
+        guard lifetime.isFinite else { throw ValidationError("--lifetime must be a number of seconds") }
+    }
+
     func run() async throws {
         let secret =
             secret ?? ProcessInfo.processInfo.environment["STOREKEEPER_PLAYER_TOKEN_SECRET"] ?? "dev-player-secret"

@@ -242,6 +242,18 @@ struct AppStoreServerAPIClientTests {
         #expect(retry.errorCode == .accountNotFoundRetryable && retry.isRetryable)
     }
 
+    @Test("a Retry-After that is no delay in seconds (nan, inf, negative, a date) is not reported")
+    func retryAfterThatIsNoDelay() async throws {
+        for header in ["nan", "inf", "-5", "1e400", "Wed, 21 Oct 2015 07:28:00 GMT"] {
+            let limited = try client(
+                RecordingTransport(responses: [
+                    .json(#"{"errorCode":4290000}"#, status: 429, headers: ["Retry-After": header])
+                ]))
+            let rate = try #require(await failure { _ = try await limited.getTransactionInfo(transactionId: "1") })
+            #expect(rate.httpStatus == 429 && rate.retryAfter == nil, "Retry-After: \(header)")
+        }
+    }
+
     @Test("429, 5xx and transport failures are retryable; 429 reports Retry-After")
     func retryable() async throws {
         let limited = try client(

@@ -23,4 +23,10 @@ import Testing
             #expect(error.description.contains("replayedReport"), "the message lists the kinds")
         }
     }
+
+    @Test func anItemWithoutANameIsAnUnknownFault() {
+        for list in ["=", "appKill,=", "==", "=0.5", " = "] {
+            #expect(throws: SimulationError.self, "\(list)") { try FaultRates(parsing: list) }
+        }
+    }
 }

@@ -124,13 +124,19 @@ struct OpenAPIDocumentTests {
                 }
             }
 
-            // The check can fail: a made-up path and a wrong method get the router's empty 404.
+            // The check can fail: a made-up path is 404 `unknown_path`, a wrong method 405.
             let madeUp = try await Self.send("get", baseURL + "/v1/does-not-exist")
             #expect(madeUp.status == 404)
-            #expect(madeUp.body.isEmpty)
+            #expect(madeUp.errorCode == "unknown_path")
             #expect(!madeUp.isFromTheServer)
             let wrongMethod = try await Self.send("delete", baseURL + "/v1/orders")
             #expect(!wrongMethod.isFromTheServer, "\(wrongMethod)")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.errorCode == "method_not_allowed")
+            #expect(wrongMethod.allow == "POST")
+            let trace = try await Self.send("trace", baseURL + "/v1/admin/players/p/timeline")
+            #expect(trace.status == 405)
+            #expect(trace.allow == "GET")
         }
     }
 
@@ -190,6 +196,8 @@ struct OpenAPIDocumentTests {
     struct Answer: CustomStringConvertible {
         var status: Int
         var body: Data
+        /// The `Allow` header.
+        var allow: String?
 
         /// The `error` of a JSON error body.
         var errorCode: String? {
@@ -198,11 +206,11 @@ struct OpenAPIDocumentTests {
             return code
         }
 
-        /// Whether a route of the server answered: Hummingbird's answer for a path or method
-        /// without a route is 404 with an empty body, while the server's own 404s carry a
-        /// JSON error body.
+        /// Whether a route of the server answered: a path without a route is answered 404
+        /// `unknown_path` (or, outside `/v1/`, Hummingbird's empty 404), a method without a
+        /// route 405; a route's own 404s carry another code.
         var isFromTheServer: Bool {
-            status != 404 || errorCode != nil
+            status != 405 && (status != 404 || (errorCode != nil && errorCode != "unknown_path"))
         }
 
         var description: String { "HTTP \(status) \(String(decoding: body.prefix(300), as: UTF8.self))" }
@@ -214,6 +222,8 @@ struct OpenAPIDocumentTests {
         request.method = .init(rawValue: method.uppercased())
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
-        return Answer(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+        return Answer(
+            status: Int(response.status.code), body: Data(bytes.readableBytesView),
+            allow: response.headers.first(name: "Allow"))
     }
 }

@@ -24,3 +24,18 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
         self.displayName = displayName
     }
 }
+
+extension EmulatorProduct {
+    /// The price of `quantity` units, in milliunits of ``currency``.
+    ///
+    /// - Throws: ``EmulatorError`` `price_overflow` when the total does not fit in `Int64`
+    ///   (a catalog price too large for the quantity).
+    func price(quantity: Int) throws(EmulatorError) -> Int64 {
+        let (total, overflow) = price.multipliedReportingOverflow(by: Int64(quantity))
+        guard !overflow else {
+            throw EmulatorError(
+                "price_overflow", "price \(price) of \(productId) times quantity \(quantity) exceeds a 64-bit price")
+        }
+        return total
+    }
+}

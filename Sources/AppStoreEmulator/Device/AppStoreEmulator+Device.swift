@@ -22,13 +22,15 @@ extension AppStoreEmulator {
     /// Buys a product on a device: charges it (or holds it for Ask to Buy), signs the
     /// transaction, and sends ONE_TIME_CHARGE for one-time purchases.
     public func purchase(deviceId: String, _ request: PurchaseRequest) async throws -> PurchaseResult {
-        guard configuration.catalog.product(request.productId) != nil else {
+        guard let product = configuration.catalog.product(request.productId) else {
             throw EmulatorError.unknownProduct(request.productId)
         }
         let quantity = request.quantity ?? 1
         guard (1...10).contains(quantity) else {
             throw EmulatorError("invalid_quantity", "quantity must be 1 to 10, not \(quantity)")
         }
+        // Refused now rather than when an Ask to Buy approval charges it.
+        _ = try product.price(quantity: quantity)
         if let token = request.appAccountToken, UUID(uuidString: token) == nil {
             throw EmulatorError("invalid_app_account_token", "appAccountToken must be a UUID")
         }
@@ -107,9 +109,9 @@ extension AppStoreEmulator {
     /// The device's app receipt for `environment`: every purchase it holds, consumables
     /// only until finished.
     public func receipt(deviceId: String, environment: AppStoreEnvironment) throws -> String {
-        let purchases = state.transactions(of: deviceId, in: environment)
+        let purchases = try state.transactions(of: deviceId, in: environment)
             .filter { $0.type != .consumable || !$0.finished }
-            .map(\.inAppPurchase)
+            .map { try $0.inAppPurchase() }
         let receipt = AppReceipt(
             receiptType: environment == .production ? "Production" : "ProductionSandbox",
             bundleId: configuration.bundleId,
@@ -158,6 +160,7 @@ extension AppStoreEmulator {
         guard let product = configuration.catalog.product(productId) else {
             throw EmulatorError.unknownProduct(productId)
         }
+        let price = try product.price(quantity: quantity)
         let number = state.transactions.count + 1
         let transactionId = (environment == .production ? "1" : "2") + String(format: "%015d", number)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -175,7 +178,7 @@ extension AppStoreEmulator {
             expiresDate: isSubscription ? now + 30 * 86_400_000 : nil,
             webOrderLineItemId: isSubscription ? "3" + String(format: "%015d", number) : nil,
             orderId: "MK" + String(number, radix: 36).uppercased().leftPadded(to: 8),
-            price: product.price * Int64(quantity),
+            price: price,
             currency: product.currency,
             finished: false,
             refundState: .none
@@ -197,7 +200,22 @@ extension AppStoreEmulator {
 
 extension EmulatedTransaction {
     /// The transaction as an app receipt lists it.
-    var inAppPurchase: InAppPurchase {
+    ///
+    /// - Throws: ``EmulatorError`` `corrupt_state` when ``webOrderLineItemId`` is not the
+    ///   64-bit integer a receipt holds (the emulator writes only such ids: a journal
+    ///   edited by hand can hold another).
+    func inAppPurchase() throws(EmulatorError) -> InAppPurchase {
+        var webOrderLineItemNumber: Int64?
+        if let webOrderLineItemId {
+            guard let number = Int64(webOrderLineItemId) else {
+                throw EmulatorError(
+                    "corrupt_state",
+                    "transaction \(transactionId) has webOrderLineItemId \"\(webOrderLineItemId)\", "
+                        + "not a 64-bit integer",
+                    status: 500)
+            }
+            webOrderLineItemNumber = number
+        }
         let purchased = Date(timeIntervalSince1970: Double(purchaseDate / 1000))
         return InAppPurchase(
             quantity: quantity,
@@ -208,7 +226,7 @@ extension EmulatedTransaction {
             originalPurchaseDate: purchased,
             subscriptionExpirationDate: expiresDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) },
             cancellationDate: isRevoked ? revocationDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) } : nil,
-            webOrderLineItemId: webOrderLineItemId.flatMap { Int64($0) }
+            webOrderLineItemId: webOrderLineItemNumber
         )
     }
 }

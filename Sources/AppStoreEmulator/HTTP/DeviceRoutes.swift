@@ -30,12 +30,12 @@ extension AppStoreEmulator {
         }
         devices.post("purchases/:pendingId/approve") { _, context in
             await self.respond {
-                JSONResponse.make(try await self.approvePendingPurchase(try context.parameters.require("pendingId")))
+                JSONResponse.make(try await self.approvePendingPurchase(try await self.pendingPurchaseId(in: context)))
             }
         }
         devices.post("purchases/:pendingId/decline") { _, context in
             await self.respond {
-                try await self.declinePendingPurchase(try context.parameters.require("pendingId"))
+                try await self.declinePendingPurchase(try await self.pendingPurchaseId(in: context))
                 return JSONResponse.make(["outcome": "declined"])
             }
         }
@@ -63,67 +63,15 @@ extension AppStoreEmulator {
         }
     }
 
-    /// Apple-side actions and inspection, under `/emulator/v1`.
-    nonisolated func addControlRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
-        let transactions = group.group("transactions/:transactionId")
-        transactions.post("refund") { _, context in
-            await self.respond {
-                try await self.refund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "refunded"])
-            }
+    /// The `pendingId` path parameter, when it names a purchase waiting on the path's
+    /// device; 404 `unknown_pending_purchase` otherwise (another device's too).
+    private nonisolated func pendingPurchaseId(in context: some RequestContext) async throws -> String {
+        let deviceId = try context.parameters.require("deviceId")
+        let pendingId = try context.parameters.require("pendingId")
+        guard await pendingPurchases(deviceId: deviceId).contains(where: { $0.pendingId == pendingId }) else {
+            throw EmulatorError(
+                "unknown_pending_purchase", "no pending purchase \(pendingId) on device \(deviceId)", status: 404)
         }
-        transactions.post("decline-refund") { _, context in
-            await self.respond {
-                try await self.declineRefund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "declined"])
-            }
-        }
-        transactions.post("reverse-refund") { _, context in
-            await self.respond {
-                try await self.reverseRefund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "reversed"])
-            }
-        }
-        transactions.post("consumption-request") { _, context in
-            await self.respond {
-                try await self.requestConsumption(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["requested": true])
-            }
-        }
-        transactions.get("consumption") { _, context in
-            await self.respond {
-                guard
-                    let consumption = try await self.consumptionInformation(
-                        try context.parameters.require("transactionId"))
-                else {
-                    throw EmulatorError(
-                        "no_consumption_information", "no consumption information was sent", status: 404)
-                }
-                return JSONResponse.make(consumption)
-            }
-        }
-        group.get("products") { _, _ in JSONResponse.make(self.products) }
-        group.get("roots") { _, _ in
-            JSONResponse.make([
-                "jws": Data(self.identity.jwsChain.rootCertificateDER).base64EncodedString(),
-                "receipt": Data(self.identity.receiptChain.rootCertificateDER).base64EncodedString(),
-            ])
-        }
-        group.get("server-api-key") { _, _ in
-            let key = self.identity.apiKey
-            return JSONResponse.make([
-                "issuerId": key.issuerId, "keyId": key.keyId, "bundleId": key.bundleId, "privateKey": key.privateKeyPEM,
-            ])
-        }
-        group.get("ledger") { _, _ in JSONResponse.make(await self.ledger()) }
-        group.get("notifications") { _, _ in JSONResponse.make(await self.notifications()) }
-        group.get("faults") { _, _ in JSONResponse.make(await self.faults) }
-        group.put("faults") { request, _ in
-            await self.respond {
-                let faults = try await JSONResponse.decode(EmulatorFaults.self, from: request)
-                await self.setFaults(faults)
-                return JSONResponse.make(faults)
-            }
-        }
+        return pendingId
     }
 }

@@ -1,12 +1,20 @@
 import AppStoreModel
 import Foundation
+import HTTPRouting
 import Hummingbird
 
 extension AppStoreEmulator {
     /// Adds the emulator's endpoints to `router`: Apple's wire protocol under
     /// `/production` and `/sandbox`, and the device and control API under `/emulator/v1`.
-    /// See docs/emulator.md for the contract.
+    /// See docs/emulator.md and docs/emulator-openapi.yaml for the contract.
+    ///
+    /// It also adds a router middleware that answers, under those three prefixes only,
+    /// 405 with an `Allow` header for a method a path is not served with and a JSON 404 for
+    /// a path the emulator does not serve (Hummingbird's own answer is an empty 404). It
+    /// wraps the router's not-found responder and the routes added after this call, and
+    /// lets everything outside the emulator's prefixes through unchanged.
     public nonisolated func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        let existing = Set(router.routes.map(\.description))
         for environment in [AppStoreEnvironment.production, .sandbox] {
             let prefix = environment == .production ? "production" : "sandbox"
             addVerifyReceiptRoute(to: router.group(RouterPath(prefix)), environment: environment)
@@ -14,6 +22,8 @@ extension AppStoreEmulator {
         }
         addDeviceRoutes(to: router.group("emulator/v1"))
         addControlRoutes(to: router.group("emulator/v1"))
+        let added = router.routes.filter { !existing.contains($0.description) }
+        router.add(middleware: EmulatorRoutingMiddleware<Context>(table: RouteMethodTable(routes: added)))
     }
 
     private nonisolated func addVerifyReceiptRoute<Context: RequestContext>(

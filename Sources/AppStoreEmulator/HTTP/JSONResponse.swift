@@ -6,7 +6,10 @@ enum JSONResponse {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339Date.format(date))
+        }
         return encoder
     }()
 
@@ -44,7 +47,11 @@ enum JSONResponse {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20)
         async throws(EmulatorError) -> T
     {
-        let data = try await body(of: request, limit: limit)
+        try decode(T.self, from: try await body(of: request, limit: limit))
+    }
+
+    /// Decodes `data`, a request body, as `T`; `malformed_body` (400) when it is not one.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(EmulatorError) -> T {
         do {
             return try JSONDecoder.iso8601.decode(T.self, from: data)
         } catch {
@@ -54,10 +61,19 @@ enum JSONResponse {
 }
 
 extension JSONDecoder {
-    /// A decoder that reads dates as ISO 8601 strings.
+    /// A decoder that reads dates as strict RFC 3339 date-times (`2026-11-22T10:00:00Z`),
+    /// with or without fractional seconds, in UTC or with an offset (see ``RFC3339Date``).
     static let iso8601: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339Date.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "not an RFC 3339 date-time: \(text)")
+            }
+            return date
+        }
         return decoder
     }()
 }

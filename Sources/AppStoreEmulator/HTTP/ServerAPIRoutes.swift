@@ -13,15 +13,13 @@ extension AppStoreEmulator {
         api.get("v1/transactions/:transactionId") { request, context in
             await self.serverAPI(request, "getTransactionInfo") {
                 JSONResponse.make(
-                    try await self.transactionInfo(
-                        try context.parameters.require("transactionId"), environment: environment)
-                )
+                    try await self.transactionInfo(try Self.transactionId(context), environment: environment))
             }
         }
         api.get("v2/history/:transactionId") { request, context in
             await self.serverAPI(request, "getTransactionHistory") {
                 let revision = request.uri.queryParameters.get("revision")
-                let id = try context.parameters.require("transactionId")
+                let id = try Self.transactionId(context)
                 return JSONResponse.make(
                     try await self.transactionHistory(id, revision: revision, environment: environment))
             }
@@ -29,7 +27,7 @@ extension AppStoreEmulator {
         api.get("v2/refund/lookup/:transactionId") { request, context in
             await self.serverAPI(request, "getRefundHistory") {
                 let revision = request.uri.queryParameters.get("revision")
-                let id = try context.parameters.require("transactionId")
+                let id = try Self.transactionId(context)
                 return JSONResponse.make(try await self.refundHistory(id, revision: revision, environment: environment))
             }
         }
@@ -42,6 +40,7 @@ extension AppStoreEmulator {
         api.post("v1/notifications/history") { request, _ in
             await self.serverAPI(request, "getNotificationHistory") {
                 let query = try await JSONResponse.decode(NotificationHistoryRequest.self, from: request)
+                try ServerAPIValidation.check(query)
                 let token = request.uri.queryParameters.get("paginationToken")
                 return JSONResponse.make(
                     try await self.notificationHistory(query, paginationToken: token, environment: environment)
@@ -56,8 +55,9 @@ extension AppStoreEmulator {
         for version in ["v1", "v2"] {
             api.put("\(version)/transactions/consumption/:transactionId") { request, context in
                 await self.serverAPI(request, "sendConsumptionInformation") {
+                    let id = try Self.transactionId(context)
                     let consumption = try await JSONResponse.decode(ConsumptionRequest.self, from: request)
-                    let id = try context.parameters.require("transactionId")
+                    try ServerAPIValidation.check(consumption)
                     try await self.recordConsumption(id, consumption, environment: environment)
                     return Response(status: .accepted)
                 }
@@ -66,22 +66,41 @@ extension AppStoreEmulator {
     }
 
     /// Authenticates a Server API request, applies injected faults, then runs `body`.
+    /// Every error is answered in Apple's shape, `{"errorCode": …, "errorMessage": …}`.
     private nonisolated func serverAPI(
         _ request: Request,
         _ operation: String,
         _ body: () async throws -> Response
     ) async -> Response {
         await respond {
-            try authenticate(request)
-            switch await injectFault(operation, group: "serverAPI") {
-            case .outage:
-                throw APIError(status: 503, code: .generalInternalRetryable, "\(operation) is down (injected outage)")
-            case .error:
-                throw APIError(status: 500, code: .generalInternalRetryable, "\(operation) failed (injected fault)")
-            case .proceed:
-                return try await body()
+            do {
+                try authenticate(request)
+                switch await injectFault(operation, group: "serverAPI") {
+                case .outage:
+                    throw APIError(
+                        status: 503, code: .generalInternalRetryable, "\(operation) is down (injected outage)")
+                case .error:
+                    throw APIError(
+                        status: 500, code: .generalInternalRetryable, "\(operation) failed (injected fault)")
+                case .proceed:
+                    return try await body()
+                }
+            } catch let error as APIError {
+                throw error
+            } catch let error as EmulatorError {
+                // A body the emulator could not read: Apple's general codes, the same status.
+                throw APIError(
+                    status: error.status, code: error.status >= 500 ? .generalInternal : .generalBadRequest,
+                    error.message)
+            } catch {
+                throw APIError(status: 500, code: .generalInternal, "\(error)")
             }
         }
+    }
+
+    /// The `transactionId` path parameter, refused (400, 4000006) unless decimal digits.
+    private static func transactionId(_ context: some RequestContext) throws -> String {
+        try ServerAPIValidation.transactionId(try context.parameters.require("transactionId"))
     }
 
     /// Checks the bearer token against the API key the emulator issued: 401 otherwise.

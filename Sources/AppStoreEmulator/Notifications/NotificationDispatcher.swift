@@ -177,10 +177,7 @@ public actor NotificationDispatcher {
             if attemptsMade > 0, let lastAttempt,
                 let due = schedule.nextAttemptDate(afterAttempt: attemptsMade, at: lastAttempt, timeScale: timeScale)
             {
-                let wait = due.timeIntervalSince(clock.now)
-                if wait > 0 {
-                    guard await sleep(for: .seconds(wait)) else { return }
-                }
+                guard await sleep(until: due) else { return }
             }
             let attemptNumber = attemptsMade + 1
             let injected = faults.attemptFaults(uuid: uuid, attemptNumber: attemptNumber)
@@ -211,6 +208,22 @@ public actor NotificationDispatcher {
             )
             if result.isSuccess { return }
         }
+    }
+
+    /// The longest single sleep, in seconds (about 31 years): a longer wait (a huge time
+    /// scale, an attempt date far in the future read back from a journal) is slept in
+    /// steps, because `Duration.seconds(_:)` and `Task.sleep(for:)` trap on waits of
+    /// about 1e19 seconds and more.
+    private static let longestSleepSeconds: TimeInterval = 1e9
+
+    /// Sleeps on the clock until `date`; `false` when cancelled.
+    private func sleep(until date: Date) async -> Bool {
+        var wait = date.timeIntervalSince(clock.now)
+        while wait > Self.longestSleepSeconds {
+            guard await sleep(for: .seconds(Self.longestSleepSeconds)) else { return false }
+            wait -= Self.longestSleepSeconds
+        }
+        return wait > 0 ? await sleep(for: .seconds(wait)) : true
     }
 
     /// Sleeps on the clock; `false` when cancelled.

@@ -71,12 +71,29 @@ public struct NotificationFaults: Codable, Hashable, Sendable {
         case dropRate, duplicateRate, reorderRate, maxReorderDelayMs, delayRate, delayMs, seed
     }
 
+    /// The longest delay JSON may give, in milliseconds: `Int64.max` (about 292 million
+    /// years), so that a delay, and a reordering delay plus a delay, stay a `Duration` a
+    /// task can sleep for.
+    public static let maximumDelayMilliseconds = Double(Int64.max)
+
     /// Decodes faults from JSON; absent keys mean no fault (and seed 0).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the key when `maxReorderDelayMs` or
+    ///   `delayMs` is longer than ``maximumDelayMilliseconds``. A negative one counts as
+    ///   zero.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func milliseconds(_ key: CodingKeys) throws -> Duration {
             let value = try container.decodeIfPresent(Double.self, forKey: key) ?? 0
-            return value.isFinite ? .milliseconds(value) : .zero
+            guard value.isFinite, value <= Self.maximumDelayMilliseconds else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container,
+                    debugDescription:
+                        "\(key.stringValue) must be at most \(Self.maximumDelayMilliseconds) milliseconds, not \(value)"
+                )
+            }
+            // A negative delay counts as zero (see `init`); converted as zero, it cannot overflow.
+            return .milliseconds(max(value, 0))
         }
         self.init(
             dropRate: try container.decodeIfPresent(Double.self, forKey: .dropRate) ?? 0,

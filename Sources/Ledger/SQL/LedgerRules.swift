@@ -15,11 +15,11 @@ enum LedgerRules {
     static let maximumManualAmount: Int64 = 1_000_000_000_000
     /// The most items one manual grant may name.
     static let maximumManualItems = 100
-    /// The longest item name, in UTF-8 bytes.
-    static let maximumItemBytes = 128
+    /// The longest item name, in characters (Unicode scalars).
+    static let maximumItemLength = 128
 
     /// Grants a manual grant may carry: 1 to ``maximumManualItems`` named items (at most
-    /// ``maximumItemBytes`` each), non-zero amounts of at most ``maximumManualAmount`` either way.
+    /// ``maximumItemLength`` characters each), non-zero amounts of at most ``maximumManualAmount`` either way.
     static func validateManualGrants(_ grants: Grants) throws {
         guard !grants.isEmpty else { throw LedgerError.invalidGrants("nothing to grant") }
         guard grants.count <= maximumManualItems else {
@@ -27,8 +27,8 @@ enum LedgerRules {
         }
         for (item, amount) in grants {
             guard !item.isEmpty else { throw LedgerError.invalidGrants("empty item name") }
-            guard item.utf8.count <= maximumItemBytes else {
-                throw LedgerError.invalidGrants("an item name is at most \(maximumItemBytes) bytes")
+            guard item.unicodeScalars.count <= maximumItemLength else {
+                throw LedgerError.invalidGrants("an item name is at most \(maximumItemLength) characters")
             }
             guard amount != 0 else { throw LedgerError.invalidGrants("\(item): zero amount") }
             guard (-maximumManualAmount...maximumManualAmount).contains(amount) else {

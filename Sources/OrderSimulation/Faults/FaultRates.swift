@@ -28,9 +28,11 @@ public struct FaultRates: Hashable, Sendable {
                 let parts = item.split(separator: "=", maxSplits: 1).map {
                     String($0).trimmingCharacters(in: .whitespaces)
                 }
-                guard let kind = FaultKind(rawValue: parts[0]) else {
+                // An item of only "=" splits into nothing: no name, an unknown fault.
+                let name = parts.first ?? ""
+                guard let kind = FaultKind(rawValue: name) else {
                     throw SimulationError(
-                        "unknown fault \"\(parts[0])\"; the kinds are "
+                        "unknown fault \"\(name)\"; the kinds are "
                             + FaultKind.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 guard parts.count == 2 else {

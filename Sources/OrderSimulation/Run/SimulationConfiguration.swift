@@ -30,12 +30,19 @@ public struct SimulationConfiguration: Sendable {
         self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
     }
 
+    /// The longest reconciler interval, in seconds: a year, as the server accepts.
+    public static let longestReconcilerInterval: Double = 366 * 86_400
+
     /// Problems that make the configuration unusable.
     public func validationProblems() -> [String] {
         var problems: [String] = []
         if players < 1 { problems.append("players must be at least 1") }
         if purchases < 0 { problems.append("purchases must not be negative") }
-        if !(reconcilerIntervalSeconds >= 0) { problems.append("the reconciler interval must not be negative") }
+        if !(reconcilerIntervalSeconds >= 0 && reconcilerIntervalSeconds <= Self.longestReconcilerInterval) {
+            problems.append(
+                "the reconciler interval must be from 0 to \(Self.longestReconcilerInterval) seconds (a year), "
+                    + "not \(reconcilerIntervalSeconds)")
+        }
         return problems
     }
 }

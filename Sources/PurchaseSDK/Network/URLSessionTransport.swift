@@ -12,11 +12,17 @@ import Foundation
 public struct URLSessionTransport: NetworkTransport {
     private let session: URLSession
     private let timeout: TimeInterval
+    /// The transport's own deadline, a second after `timeout`; `nil` when that is not a
+    /// number of milliseconds `Int64` holds.
+    private let deadline: Duration?
 
-    /// Creates a transport whose requests give up after `timeout` seconds.
+    /// Creates a transport whose requests give up after `timeout` seconds. A `timeout` of
+    /// NaN or of more than `Int64.max` milliseconds (infinity included) sets no deadline of
+    /// the transport's own: only `URLSession` decides when a request times out.
     public init(session: URLSession = .shared, timeout: TimeInterval = 15) {
         self.session = session
         self.timeout = timeout
+        deadline = Int64(exactly: ((timeout + 1) * 1_000).rounded(.towardZero)).map { .milliseconds($0) }
     }
 
     public func send(_ request: NetworkRequest) async throws -> NetworkResponse {
@@ -24,19 +30,20 @@ public struct URLSessionTransport: NetworkTransport {
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let (data, response) = try await withDeadline(after: timeout + 1) { [session, urlRequest] in
+        let (data, response) = try await withDeadline(deadline) { [session, urlRequest] in
             try await session.data(for: urlRequest)
         }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return NetworkResponse(status: http.statusCode, body: data)
     }
 
-    /// `operation`'s result, or `URLError(.timedOut)` after `seconds` without waiting for
-    /// an operation that ignores cancellation.
+    /// `operation`'s result, or `URLError(.timedOut)` after `deadline` without waiting for
+    /// an operation that ignores cancellation; with no deadline, `operation`'s result.
     private func withDeadline<Value: Sendable>(
-        after seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> Value
+        _ deadline: Duration?, _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
+        guard let deadline else { return try await operation() }
+        return try await withCheckedThrowingContinuation { continuation in
             let outcome = FirstOutcome(continuation)
             let work = Task {
                 do {
@@ -45,14 +52,14 @@ public struct URLSessionTransport: NetworkTransport {
                     outcome.resume(with: .failure(error))
                 }
             }
-            let deadline = Task {
-                try await Task.sleep(for: .milliseconds(Int(seconds * 1_000)))
+            let timer = Task {
+                try await Task.sleep(for: deadline)
                 work.cancel()
                 outcome.resume(with: .failure(URLError(.timedOut)))
             }
             Task {
                 _ = await work.result
-                deadline.cancel()
+                timer.cancel()
             }
         }
     }

@@ -122,7 +122,7 @@ extension PurchasePipeline {
                 return
             case .failure(.retryable(let reason)):
                 failures += 1
-                records[record.id]?.attempts += 1
+                records[record.id]?.countFailedAttempt()
                 await log("report_retried", record, attributes: ["reason": reason, "attempt": "\(failures)"])
                 try await wait(afterFailures: failures)
             }

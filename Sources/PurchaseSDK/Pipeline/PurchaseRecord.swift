@@ -70,6 +70,12 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
         }
     }
 
+    /// Counts one more failed attempt to reach the server. The count stops at `Int.max`:
+    /// a journal read back may hold any count, and counting must not crash the app.
+    mutating func countFailedAttempt() {
+        if attempts < .max { attempts += 1 }
+    }
+
     /// Binds the store's transaction to this order.
     mutating func bind(_ transaction: StoreTransaction) {
         transactionId = transaction.transactionId

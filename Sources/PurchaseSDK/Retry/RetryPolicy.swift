@@ -29,11 +29,15 @@ public struct RetryPolicy: Hashable, Sendable {
 
     /// The wait after `failures` failed attempts (1 after the first), with `random` in
     /// 0..<1 choosing the jittered share.
+    ///
+    /// A wait that is no number of nanoseconds `Int64` holds (longer than about 292 years,
+    /// or NaN from a NaN `multiplier` or `random`) is ``maximumDelay``.
     public func delay(afterFailures failures: Int, random: Double) -> Duration {
         let base = seconds(initialDelay) * pow(multiplier, Double(max(failures, 1) - 1))
         let capped = min(base, seconds(maximumDelay))
         let jittered = capped * (1 - jitter + jitter * min(max(random, 0), 1))
-        return .nanoseconds(Int64((jittered * 1e9).rounded()))
+        guard let nanoseconds = Int64(exactly: (jittered * 1e9).rounded()) else { return maximumDelay }
+        return .nanoseconds(nanoseconds)
     }
 
     private func seconds(_ duration: Duration) -> Double {

@@ -12,10 +12,10 @@ struct ClientEventBatch: Codable, Hashable, Sendable {
     static let maximumCount = 200
     /// The most attributes one event may carry.
     static let maximumAttributes = 32
-    /// The longest event name, attribute key or id, in UTF-8 bytes.
-    static let maximumNameBytes = 128
-    /// The longest attribute value, in UTF-8 bytes.
-    static let maximumValueBytes = 1_024
+    /// The longest event name, attribute key or id, in characters.
+    static let maximumNameLength = 128
+    /// The longest attribute value, in characters.
+    static let maximumValueLength = 1_024
     /// The latest `occurredAt` accepted: 9999-12-31T23:59:59.999Z in epoch milliseconds.
     static let latestOccurredAt: Int64 = 253_402_300_799_999
 
@@ -46,10 +46,10 @@ extension ClientEventBatch.Event {
     /// This event as the ledger stores it, after checking every bound.
     fileprivate func clientEvent(field: String) throws(ServerError) -> ClientEvent {
         typealias Batch = ClientEventBatch
-        let names = 1...Batch.maximumNameBytes
-        try RequestField.check(name, "\(field).name", bytes: names)
-        try RequestField.check(orderId, "\(field).orderId", bytes: names)
-        try RequestField.check(transactionId, "\(field).transactionId", bytes: names)
+        let names = 1...Batch.maximumNameLength
+        try RequestField.check(name, "\(field).name", length: names)
+        try RequestField.check(orderId, "\(field).orderId", length: names)
+        try RequestField.check(transactionId, "\(field).transactionId", length: names)
         guard (0...Batch.latestOccurredAt).contains(occurredAt) else {
             throw .invalidRequest(
                 "\(field).occurredAt must be epoch milliseconds from 0 to \(Batch.latestOccurredAt), not \(occurredAt)")
@@ -59,8 +59,8 @@ extension ClientEventBatch.Event {
             throw .invalidRequest("\(field).attributes: at most \(Batch.maximumAttributes) attributes per event")
         }
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            try RequestField.check(key, "\(field).attributes key", bytes: names)
-            try RequestField.check(value, "\(field).attributes.\(key)", bytes: 0...Batch.maximumValueBytes)
+            try RequestField.check(key, "\(field).attributes key", length: names)
+            try RequestField.check(value, "\(field).attributes.\(key)", length: 0...Batch.maximumValueLength)
         }
         return ClientEvent(
             name: name, orderId: orderId, transactionId: transactionId,

@@ -1,15 +1,20 @@
 /// Bounds on the text a client sends, checked before anything is stored or passed on.
+///
+/// Lengths count Unicode scalars (code points), as JSON Schema's `minLength`/`maxLength`
+/// in docs/openapi.yaml do, so a string the document allows is never refused for its
+/// length; a bound of n characters stores at most 4n bytes.
 enum RequestField {
-    /// The longest player id, in UTF-8 bytes (a player token's `sub` has the same bound).
-    static let maximumPlayerIdBytes = 256
+    /// The longest player id, in characters.
+    static let maximumPlayerIdLength = 256
 
-    /// Checks that `text`, when present, is `bytes` UTF-8 bytes long; `invalid_request`
+    /// Checks that `text`, when present, is `length` characters long; `invalid_request`
     /// naming `field` otherwise.
-    static func check(_ text: String?, _ field: String, bytes: ClosedRange<Int>) throws(ServerError) {
+    static func check(_ text: String?, _ field: String, length: ClosedRange<Int>) throws(ServerError) {
         guard let text else { return }
-        let count = text.utf8.count
-        guard bytes.contains(count) else {
-            throw .invalidRequest("\(field) must be \(bytes.lowerBound) to \(bytes.upperBound) bytes, not \(count)")
+        let count = text.unicodeScalars.count
+        guard length.contains(count) else {
+            throw .invalidRequest(
+                "\(field) must be \(length.lowerBound) to \(length.upperBound) characters, not \(count)")
         }
     }
 }

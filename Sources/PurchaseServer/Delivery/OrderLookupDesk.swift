@@ -23,7 +23,7 @@ struct OrderLookupDesk: Sendable {
             throw ServerError.invalidRequest(
                 "appleOrderId must be 1 to 64 letters and digits (as on the e-mail receipt)")
         }
-        try RequestField.check(request.playerId, "playerId", bytes: 1...RequestField.maximumPlayerIdBytes)
+        try RequestField.check(request.playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
         let response: OrderLookupResponse
         do {
             response = try await client.lookUpOrderId(request.appleOrderId)

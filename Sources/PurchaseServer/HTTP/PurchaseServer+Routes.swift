@@ -1,11 +1,22 @@
 import Foundation
+import HTTPRouting
 import Hummingbird
 import Ledger
 
 extension PurchaseServer {
     /// Adds the HTTP API (docs/openapi.yaml) to `router`: `/healthz`, `/metrics`, the player
-    /// API and notification intake under `/v1`, and the admin API under `/v1/admin`.
+    /// API and notification intake under `/v1`, and the admin API under `/v1/admin`; and a
+    /// router middleware that answers 405 with `Allow` for a method one of these paths is
+    /// not served with, and a JSON 404 `unknown_path` for a path under `/v1/` the server does
+    /// not serve.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        let existing = Set(router.routes.map(\.description))
+        addServerRoutes(to: router)
+        let added = router.routes.filter { !existing.contains($0.description) }
+        router.add(middleware: ServerRoutingMiddleware<Context>(table: RouteMethodTable(routes: added)))
+    }
+
+    private func addServerRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("healthz") { _, _ -> Response in
             do {
                 _ = try await self.store.checkpoint(Reconciler.checkpointName)
@@ -114,9 +125,9 @@ extension PurchaseServer {
             guard !body.playerId.isEmpty, !body.reason.isEmpty, !body.grants.isEmpty else {
                 throw ServerError.invalidRequest("playerId, grants and reason are required")
             }
-            try RequestField.check(body.playerId, "playerId", bytes: 1...RequestField.maximumPlayerIdBytes)
-            try RequestField.check(body.reason, "reason", bytes: 1...1_024)
-            try RequestField.check(body.actor, "actor", bytes: 0...128)
+            try RequestField.check(body.playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+            try RequestField.check(body.reason, "reason", length: 1...1_024)
+            try RequestField.check(body.actor, "actor", length: 0...128)
             let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"
             let posting: LedgerPosting
             do {

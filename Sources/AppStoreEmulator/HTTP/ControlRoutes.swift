@@ -1,0 +1,71 @@
+import AppStoreModel
+import Foundation
+import Hummingbird
+
+extension AppStoreEmulator {
+    /// Apple-side actions and inspection, under `/emulator/v1`.
+    nonisolated func addControlRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+        let transactions = group.group("transactions/:transactionId")
+        transactions.post("refund") { _, context in
+            await self.respond {
+                try await self.refund(transactionId: try context.parameters.require("transactionId"))
+                return JSONResponse.make(["refundState": "refunded"])
+            }
+        }
+        transactions.post("decline-refund") { _, context in
+            await self.respond {
+                try await self.declineRefund(transactionId: try context.parameters.require("transactionId"))
+                return JSONResponse.make(["refundState": "declined"])
+            }
+        }
+        transactions.post("reverse-refund") { _, context in
+            await self.respond {
+                try await self.reverseRefund(transactionId: try context.parameters.require("transactionId"))
+                return JSONResponse.make(["refundState": "reversed"])
+            }
+        }
+        transactions.post("consumption-request") { _, context in
+            await self.respond {
+                try await self.requestConsumption(transactionId: try context.parameters.require("transactionId"))
+                return JSONResponse.make(["requested": true])
+            }
+        }
+        transactions.get("consumption") { _, context in
+            await self.respond {
+                guard
+                    let consumption = try await self.consumptionInformation(
+                        try context.parameters.require("transactionId"))
+                else {
+                    throw EmulatorError(
+                        "no_consumption_information", "no consumption information was sent", status: 404)
+                }
+                return JSONResponse.make(consumption)
+            }
+        }
+        group.get("products") { _, _ in JSONResponse.make(self.products) }
+        group.get("roots") { _, _ in
+            JSONResponse.make([
+                "jws": Data(self.identity.jwsChain.rootCertificateDER).base64EncodedString(),
+                "receipt": Data(self.identity.receiptChain.rootCertificateDER).base64EncodedString(),
+            ])
+        }
+        group.get("server-api-key") { _, _ in
+            let key = self.identity.apiKey
+            return JSONResponse.make([
+                "issuerId": key.issuerId, "keyId": key.keyId, "bundleId": key.bundleId, "privateKey": key.privateKeyPEM,
+            ])
+        }
+        group.get("ledger") { _, _ in JSONResponse.make(await self.ledger()) }
+        group.get("notifications") { _, _ in JSONResponse.make(await self.notifications()) }
+        group.get("faults") { _, _ in JSONResponse.make(await self.faults) }
+        group.put("faults") { request, _ in
+            await self.respond {
+                let body = try await JSONResponse.body(of: request, limit: 1 << 20)
+                try FaultsValidation.check(body)
+                let faults = try JSONResponse.decode(EmulatorFaults.self, from: body)
+                await self.setFaults(faults)
+                return JSONResponse.make(faults)
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+
+/// The shared secret of player tokens: compact JWTs signed with HS256 by the game's login
+/// server, carrying the player id in `sub` and an expiry in `exp` (seconds since 1970).
+///
+/// The key both verifies tokens (the purchase server) and issues them (the login server,
+/// or `--dev`, tests and the load generator). It depends on nothing but swift-crypto and
+/// Foundation, so the token parser can be fuzzed on its own.
+public struct PlayerTokenKey: Sendable {
+    private let key: SymmetricKey
+
+    /// The longest token accepted, in UTF-8 bytes.
+    public static let maximumTokenLength = 4_096
+    /// The longest player id (`sub`) accepted, in UTF-8 bytes.
+    public static let maximumPlayerIdLength = 256
+
+    /// Creates the key for tokens signed with `secret`.
+    public init(secret: String) {
+        self.key = SymmetricKey(data: Data(secret.utf8))
+    }
+
+    /// The player id of a valid token.
+    ///
+    /// Checks, in order: three dot-separated parts within ``maximumTokenLength``; the header
+    /// is base64url JSON with `alg` HS256; the HMAC-SHA256 signature; the claims are
+    /// base64url JSON with a non-empty `sub` of at most ``maximumPlayerIdLength`` bytes and
+    /// an `exp`; `exp` (plus `leeway`) is after `now`; `nbf`, when present, is not after
+    /// `now` (plus `leeway`).
+    ///
+    /// - Parameters:
+    ///   - token: the compact JWT.
+    ///   - now: the time to check `exp` and `nbf` against.
+    ///   - leeway: seconds of clock difference tolerated on `exp` and `nbf`.
+    /// - Throws: ``PlayerTokenError/invalid(_:)`` or ``PlayerTokenError/expired``.
+    public func playerId(from token: String, now: Date = Date(), leeway: TimeInterval = 30) throws(PlayerTokenError)
+        -> String
+    {
+        guard token.utf8.count <= Self.maximumTokenLength else { throw .invalid("not a compact JWT") }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .invalid("not a compact JWT") }
+        guard let headerData = Data(base64URLEncoded: parts[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData)
+        else { throw .invalid("the JWT header is not valid base64url JSON") }
+        guard header.alg == "HS256" else { throw .invalid("the JWT must be signed with HS256") }
+        guard let signature = Data(base64URLEncoded: parts[2]),
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key)
+        else { throw .invalid("the JWT signature does not verify") }
+        guard let claimsData = Data(base64URLEncoded: parts[1]),
+            let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)
+        else { throw .invalid("the JWT claims are not valid base64url JSON") }
+        guard let subject = claims.sub, !subject.isEmpty, subject.utf8.count <= Self.maximumPlayerIdLength else {
+            throw .invalid("the JWT has no sub (player id)")
+        }
+        guard let expiry = claims.exp else { throw .invalid("the JWT has no exp") }
+        let time = now.timeIntervalSince1970
+        guard expiry + leeway > time else { throw .expired }
+        if let notBefore = claims.nbf, notBefore - leeway > time { throw .invalid("the JWT is not valid yet") }
+        return subject
+    }
+
+    /// Issues a token for `playerId` expiring `lifetime` seconds after `now` (rounded down
+    /// to a whole second), as a game's login server would.
+    public func issue(playerId: String, lifetime: TimeInterval = 3_600, now: Date = Date()) -> String {
+        let header = Self.base64URLEncoded(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let claims = Claims(sub: playerId, exp: (now.timeIntervalSince1970 + lifetime).rounded(.down), nbf: nil)
+        let payload = Self.base64URLEncoded((try? JSONEncoder().encode(claims)) ?? Data())
+        let signingInput = "\(header).\(payload)"
+        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
+        return "\(signingInput).\(Self.base64URLEncoded(Data(signature)))"
+    }
+
+    private struct Header: Decodable {
+        var alg: String
+    }
+
+    private struct Claims: Codable {
+        var sub: String?
+        var exp: Double?
+        var nbf: Double?
+    }
+
+    /// Unpadded base64url (RFC 7515 §2).
+    private static func base64URLEncoded(_ data: Data) -> String {
+        var bytes = [UInt8](data.base64EncodedData())
+        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "+"): bytes[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): bytes[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Why ``PlayerTokenKey`` refused a token.
+public enum PlayerTokenError: Error, Hashable, Sendable {
+    /// The token is malformed, not HS256, wrongly signed, lacks `sub` or `exp`, or is not
+    /// valid yet; the message says which.
+    case invalid(String)
+    /// The token's `exp` has passed.
+    case expired
+}
+
+extension Data {
+    /// Decodes unpadded base64url (`-` and `_`, no `=`).
+    fileprivate init?(base64URLEncoded text: Substring) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): return nil
+            default: bytes.append(byte)
+            }
+        }
+        bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
+        self.init(base64Encoded: Data(bytes))
+    }
+}
