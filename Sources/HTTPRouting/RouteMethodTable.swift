@@ -4,7 +4,7 @@ import Hummingbird
 /// of a 405 answer lists.
 ///
 /// Self-contained (Hummingbird only), so any Hummingbird 2 application can use it with
-/// ``MethodNotAllowedMiddleware``. Patterns are Hummingbird's (`/devices/:deviceId`,
+/// ``UnmatchedRequestMiddleware``. Patterns are Hummingbird's (`/devices/:deviceId`,
 /// `{id}`, `*`, `**`); a request path matches a pattern the way the router matches it,
 /// case-sensitively.
 public struct RouteMethodTable: Sendable {

@@ -159,7 +159,7 @@ extension AppStoreEmulator {
         let start: Int
         if let token {
             guard let offset = Int(token), (0...items.count).contains(offset) else {
-                throw APIError(status: 400, code: .invalidPaginationToken, "invalid revision or pagination token")
+                throw APIError(status: 400, code: .invalidRequestRevision, "invalid revision")
             }
             start = offset
         } else {

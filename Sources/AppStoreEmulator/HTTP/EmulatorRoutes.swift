@@ -23,7 +23,21 @@ extension AppStoreEmulator {
         addDeviceRoutes(to: router.group("emulator/v1"))
         addControlRoutes(to: router.group("emulator/v1"))
         let added = router.routes.filter { !existing.contains($0.description) }
-        router.add(middleware: EmulatorRoutingMiddleware<Context>(table: RouteMethodTable(routes: added)))
+        router.add(
+            middleware: UnmatchedRequestMiddleware<Context>(
+                table: RouteMethodTable(routes: added),
+                methodNotAllowed: { request, allowed in
+                    (EmulatorErrorShape(path: request.uri.path) ?? .emulator).response(
+                        status: .methodNotAllowed, code: "method_not_allowed",
+                        message:
+                            "\(request.method) is not served on this path; use "
+                            + allowed.map(\.rawValue).joined(separator: ", "))
+                },
+                unknownPath: { request in
+                    EmulatorErrorShape(path: request.uri.path)?.response(
+                        status: .notFound, code: "not_found",
+                        message: "the emulator serves no \(request.method) \(request.uri.path)")
+                }))
     }
 
     private nonisolated func addVerifyReceiptRoute<Context: RequestContext>(

@@ -13,7 +13,24 @@ extension PurchaseServer {
         let existing = Set(router.routes.map(\.description))
         addServerRoutes(to: router)
         let added = router.routes.filter { !existing.contains($0.description) }
-        router.add(middleware: ServerRoutingMiddleware<Context>(table: RouteMethodTable(routes: added)))
+        router.add(
+            middleware: UnmatchedRequestMiddleware<Context>(
+                table: RouteMethodTable(routes: added),
+                methodNotAllowed: { request, allowed in
+                    let methods = allowed.map(\.rawValue).joined(separator: ", ")
+                    return APIResponse.json(
+                        ServerError.ErrorBody(
+                            error: "method_not_allowed", message: "\(request.method) is not served here; use \(methods)"
+                        ),
+                        status: .methodNotAllowed)
+                },
+                unknownPath: { request in
+                    guard request.uri.path.hasPrefix("/v1/") else { return nil }
+                    return APIResponse.json(
+                        ServerError.ErrorBody(
+                            error: "unknown_path", message: "the server serves no \(request.method) here"),
+                        status: .notFound)
+                }))
     }
 
     private func addServerRoutes<Context: RequestContext>(to router: Router<Context>) {

@@ -3,9 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// ``MethodNotAllowedMiddleware`` on a router of its own: the piece another Hummingbird
-/// application (the purchase server) can reuse.
-struct MethodNotAllowedMiddlewareTests {
+/// ``UnmatchedRequestMiddleware`` on a router of its own, as the emulator and the purchase
+/// server each use it.
+struct UnmatchedRequestMiddlewareTests {
     @Test func itAnswers405ForServedPathsAndLeavesEverythingElseAlone() async throws {
         let router = Router()
         router.get("items/:id") { _, _ in "item" }
@@ -13,9 +13,15 @@ struct MethodNotAllowedMiddlewareTests {
         router.get("items/:id/missing") { _, _ -> String in throw HTTPError(.notFound) }
         router.get("files/**") { _, _ in "file" }
         router.add(
-            middleware: MethodNotAllowedMiddleware(table: RouteMethodTable(routes: router.routes)) { _, allowed in
-                Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "use \(allowed)")))
-            })
+            middleware: UnmatchedRequestMiddleware(
+                table: RouteMethodTable(routes: router.routes),
+                methodNotAllowed: { _, allowed in
+                    Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "use \(allowed)")))
+                },
+                unknownPath: { request in
+                    request.uri.path.hasPrefix("/mine/")
+                        ? Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "unknown"))) : nil
+                }))
         let app = Application(router: router)
         try await app.test(.router) { client in
             let delete = try await client.execute(uri: "/items/1", method: .delete)
@@ -29,6 +35,10 @@ struct MethodNotAllowedMiddlewareTests {
             let unknown = try await client.execute(uri: "/elsewhere", method: .delete)
             #expect(unknown.status == .notFound, "a path no route serves stays the router's 404")
             #expect(unknown.headers[.allow] == nil)
+            #expect(unknown.body.readableBytes == 0)
+            let claimed = try await client.execute(uri: "/mine/thing", method: .get)
+            #expect(claimed.status == .notFound, "a path the application claims gets its 404")
+            #expect(String(buffer: claimed.body) == "unknown")
             let handlerNotFound = try await client.execute(uri: "/items/1/missing", method: .get)
             #expect(handlerNotFound.status == .notFound, "a handler's own 404 stays a 404")
         }
