@@ -93,7 +93,10 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        .target(name: "PlayerAuth", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "PlayerAuth",
+            dependencies: ["AppStoreSigning", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "PurchaseServer",
             dependencies: [

@@ -1,3 +1,4 @@
+import AppStoreSigning
 import Crypto
 import Foundation
 
@@ -5,8 +6,9 @@ import Foundation
 /// server, carrying the player id in `sub` and an expiry in `exp` (seconds since 1970).
 ///
 /// The key both verifies tokens (the purchase server) and issues them (the login server,
-/// or `--dev`, tests and the load generator). It depends on nothing but swift-crypto and
-/// Foundation, so the token parser can be fuzzed on its own.
+/// or `--dev`, tests and the load generator). It depends on swift-crypto and
+/// `AppStoreSigning` (base64url) only, not on the server, so the token parser can be
+/// fuzzed without building Hummingbird, NIO and the databases with sanitizers.
 public struct PlayerTokenKey: Sendable {
     private let key: SymmetricKey
 
@@ -63,12 +65,12 @@ public struct PlayerTokenKey: Sendable {
     /// Issues a token for `playerId` expiring `lifetime` seconds after `now` (rounded down
     /// to a whole second), as a game's login server would.
     public func issue(playerId: String, lifetime: TimeInterval = 3_600, now: Date = Date()) -> String {
-        let header = Self.base64URLEncoded(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64URLEncodedString
         let claims = Claims(sub: playerId, exp: (now.timeIntervalSince1970 + lifetime).rounded(.down), nbf: nil)
-        let payload = Self.base64URLEncoded((try? JSONEncoder().encode(claims)) ?? Data())
+        let payload = ((try? JSONEncoder().encode(claims)) ?? Data()).base64URLEncodedString
         let signingInput = "\(header).\(payload)"
         let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
-        return "\(signingInput).\(Self.base64URLEncoded(Data(signature)))"
+        return "\(signingInput).\(Data(signature).base64URLEncodedString)"
     }
 
     private struct Header: Decodable {
@@ -79,20 +81,6 @@ public struct PlayerTokenKey: Sendable {
         var sub: String?
         var exp: Double?
         var nbf: Double?
-    }
-
-    /// Unpadded base64url (RFC 7515 §2).
-    private static func base64URLEncoded(_ data: Data) -> String {
-        var bytes = [UInt8](data.base64EncodedData())
-        while bytes.last == UInt8(ascii: "=") { bytes.removeLast() }
-        for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "+"): bytes[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): bytes[index] = UInt8(ascii: "_")
-            default: break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
