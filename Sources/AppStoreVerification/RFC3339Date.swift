@@ -1,3 +1,4 @@
+import AppStoreModel
 import Foundation
 
 /// A fast parser for the RFC 3339 timestamps in receipts, e.g. `2024-02-23T10:11:12Z`,
@@ -41,7 +42,7 @@ enum RFC3339Date {
         default:
             return nil
         }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = ProlepticGregorian.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -57,15 +58,5 @@ enum RFC3339Date {
             value = value * 10 + digit
         }
         return value
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

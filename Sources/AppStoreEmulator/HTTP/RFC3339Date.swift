@@ -1,3 +1,4 @@
+import AppStoreModel
 import Foundation
 
 /// Strict RFC 3339 date-times (JSON Schema's `date-time`), read and written:
@@ -55,11 +56,13 @@ enum RFC3339Date {
             else { return nil }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         }
-        guard index == bytes.count, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+        guard index == bytes.count, (1...12).contains(month),
+            (1...ProlepticGregorian.daysIn(month: month, of: year)).contains(day),
             hour <= 23, minute <= 59, second <= 60
         else { return nil }
         let seconds =
-            daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            ProlepticGregorian.daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+            + second
             - offset
         // Only instants RFC 3339 can write back in UTC: years 0000 to 9999.
         guard (minimumSeconds...maximumSeconds).contains(seconds) else { return nil }
@@ -78,7 +81,7 @@ enum RFC3339Date {
         let milliseconds = Int(
             min(max((date.timeIntervalSince1970 * 1000).rounded(), bounds.lowerBound), bounds.upperBound))
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
-        let (year, month, day) = civil(daysSince1970: days)
+        let (year, month, day) = ProlepticGregorian.civil(daysSince1970: days)
         let seconds = millisecondOfDay / 1000
         func padded(_ value: Int, _ width: Int) -> String {
             let text = String(value.magnitude)
@@ -91,42 +94,11 @@ enum RFC3339Date {
         return text + "Z"
     }
 
-    private static let minimumSeconds = daysSince1970(year: 0, month: 1, day: 1) * 86_400
-    private static let maximumSeconds = daysSince1970(year: 10_000, month: 1, day: 1) * 86_400 - 1
+    private static let minimumSeconds = ProlepticGregorian.daysSince1970(year: 0, month: 1, day: 1) * 86_400
+    private static let maximumSeconds = ProlepticGregorian.daysSince1970(year: 10_000, month: 1, day: 1) * 86_400 - 1
 
     private static func floorDivide(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
         let remainder = (value % divisor + divisor) % divisor
         return ((value - remainder) / divisor, remainder)
-    }
-
-    /// The date `days` after 1970-01-01, proleptic Gregorian (Howard Hinnant's algorithm).
-    private static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097).quotient
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the date, proleptic Gregorian (Howard Hinnant's algorithm).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let year = month <= 2 ? year - 1 : year
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
