@@ -43,6 +43,15 @@ struct ServerAPITests {
             } while pages < 10
             #expect(seen == ids, "history returns every transaction of the customer once, in order")
             #expect(pages == 3)
+            for madeUp in ["999", "x"] {
+                do throws(AppStoreServerAPIError) {
+                    _ = try await api.getTransactionHistory(transactionId: ids[0], revision: madeUp)
+                    Issue.record("a revision the emulator did not issue was accepted: \(madeUp)")
+                } catch {
+                    #expect(error.httpStatus == 400)
+                    #expect(error.errorCode == .invalidRequestRevision, "Apple answers 4000005")
+                }
+            }
 
             let ledger = await fixture.emulator.ledger()
             let orderId = try #require(ledger.first { $0.transactionId == ids[3] }?.orderId)
