@@ -47,4 +47,11 @@ public struct NotificationSubtype: OpenEnumeration, ExpressibleByStringLiteral {
     public static let unreported: NotificationSubtype = "UNREPORTED"
     /// With `EXTERNAL_PURCHASE_TOKEN`: a reminder to report an active token.
     public static let activeTokenReminder: NotificationSubtype = "ACTIVE_TOKEN_REMINDER"
+
+    /// Every value Apple documents, as listed above.
+    public static let documented: Set<NotificationSubtype> = [
+        .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary,
+        .billingRetry, .priceIncrease, .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale,
+        .summary, .failure, .unreported, .activeTokenReminder,
+    ]
 }

@@ -62,4 +62,12 @@ public struct NotificationType: OpenEnumeration, ExpressibleByStringLiteral {
     public static let priceChange: NotificationType = "PRICE_CHANGE"
     /// The customer withdrew consent for sharing data with the developer.
     public static let rescindConsent: NotificationType = "RESCIND_CONSENT"
+
+    /// Every value Apple documents, as listed above.
+    public static let documented: Set<NotificationType> = [
+        .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired,
+        .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest,
+        .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken,
+        .oneTimeCharge, .metadataUpdate, .migration, .priceChange, .rescindConsent,
+    ]
 }

@@ -20,11 +20,11 @@ enum ServerAPIValidation {
         guard let end = request.endDate, end >= 0 else {
             throw APIError(status: 400, code: .invalidEndDate, "endDate must be milliseconds since 1970")
         }
-        if let type = request.notificationType, !notificationTypes.contains(type.rawValue) {
+        if let type = request.notificationType, !NotificationType.documented.contains(type) {
             throw APIError(status: 400, code: .invalidNotificationType, "unknown notificationType \(type.rawValue)")
         }
         if let subtype = request.notificationSubtype {
-            guard notificationSubtypes.contains(subtype.rawValue) else {
+            guard NotificationSubtype.documented.contains(subtype) else {
                 throw APIError(
                     status: 400, code: .invalidNotificationType, "unknown notificationSubtype \(subtype.rawValue)")
             }
@@ -70,20 +70,4 @@ enum ServerAPIValidation {
             throw APIError(status: 400, code: .invalidAppAccountToken, "appAccountToken must be a UUID or empty")
         }
     }
-
-    /// Apple's `notificationType` values.
-    static let notificationTypes: Set<String> = [
-        "SUBSCRIBED", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "OFFER_REDEEMED", "DID_RENEW",
-        "EXPIRED", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED", "PRICE_INCREASE", "REFUND", "REFUND_DECLINED",
-        "CONSUMPTION_REQUEST", "RENEWAL_EXTENDED", "REVOKE", "TEST", "RENEWAL_EXTENSION", "REFUND_REVERSED",
-        "EXTERNAL_PURCHASE_TOKEN", "ONE_TIME_CHARGE", "METADATA_UPDATE", "MIGRATION", "PRICE_CHANGE",
-        "RESCIND_CONSENT",
-    ]
-
-    /// Apple's `subtype` values.
-    static let notificationSubtypes: Set<String> = [
-        "INITIAL_BUY", "RESUBSCRIBE", "DOWNGRADE", "UPGRADE", "AUTO_RENEW_ENABLED", "AUTO_RENEW_DISABLED",
-        "VOLUNTARY", "BILLING_RETRY", "PRICE_INCREASE", "GRACE_PERIOD", "PENDING", "ACCEPTED", "BILLING_RECOVERY",
-        "PRODUCT_NOT_FOR_SALE", "SUMMARY", "FAILURE", "UNREPORTED", "ACTIVE_TOKEN_REMINDER",
-    ]
 }
