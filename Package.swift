@@ -232,6 +232,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "Ledger", "AppStoreModel", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

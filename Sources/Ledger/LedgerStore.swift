@@ -56,6 +56,11 @@ public protocol LedgerStore: Sendable {
     /// the order is missing or another player's. An order already fulfilled by another
     /// transaction does not stop delivery (Apple charged): the purchase is flagged
     /// ``PurchaseFlag/orderAlreadyFulfilled``.
+    ///
+    /// Throws ``LedgerError/transactionRevoked(transactionId:)`` (nothing written) when the
+    /// latest refund-state notification recorded for a transaction never delivered is a
+    /// REFUND or REVOKE: the check and the write are one database transaction, serialized
+    /// with ``settleRefundState(transactionId:reason:)`` of the same transaction id.
     func deliver(_ delivery: Delivery) async throws -> DeliveryResult
 
     /// Reverses a refunded purchase: if (and only if) its status changes from delivered to
@@ -69,6 +74,20 @@ public protocol LedgerStore: Sendable {
     /// ``LedgerEntryKind/refundReversed`` entries, updates the balances and appends a
     /// ``HistoryEventType/refundReversed`` event. Idempotent.
     func regrant(transactionId: String) async throws -> RegrantResult
+
+    /// Brings a delivered purchase to Apple's latest recorded refund-state word, as the
+    /// notices' signed dates order them (not their arrival): reverses it (like
+    /// ``reverse(transactionId:reason:)``, with `reason`) after a REFUND or REVOKE, grants it
+    /// again (like ``regrant(transactionId:)``) after a REFUND_REVERSED, otherwise changes
+    /// nothing.
+    ///
+    /// The read of the notices and the purchase and the change are one database transaction
+    /// under the transaction id's refund-state lock (PostgreSQL: a transaction-scoped
+    /// advisory lock; SQLite: its single writer), which ``deliver(_:)`` takes too. Record a
+    /// notice (``recordNotification(notificationUUID:type:subtype:transactionId:signedDate:receivedAt:)``)
+    /// before settling it: then of a delivery and a settlement, or two settlements, racing
+    /// for one transaction id, the one that runs second sees what the first did.
+    func settleRefundState(transactionId: String, reason: String) async throws -> RefundSettlement
 
     /// Support compensation: appends ``LedgerEntryKind/manual`` entries (amounts non-zero,
     /// either sign), updates the balances and appends an audited

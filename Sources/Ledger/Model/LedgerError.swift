@@ -9,6 +9,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     case orderBelongsToOtherPlayer(orderId: String, playerId: String)
     /// ``LedgerStore/createOrder(_:)`` with an order id or app account token already used.
     case duplicateOrder(orderId: String)
+    /// ``LedgerStore/deliver(_:)`` of a transaction whose latest recorded refund-state
+    /// notification is a REFUND or REVOKE (nothing written): the device still holds the
+    /// transaction as signed before the refund.
+    case transactionRevoked(transactionId: String)
     /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
     case invalidGrants(String)
     /// A stored row the ledger cannot read (a column missing or of the wrong type).
@@ -26,6 +30,8 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .orderBelongsToOtherPlayer(let orderId, let playerId):
             "order \(orderId) does not belong to player \(playerId)"
         case .duplicateOrder(let orderId): "order \(orderId) or its app account token already exists"
+        case .transactionRevoked(let transactionId):
+            "Apple notified a refund or revocation of transaction \(transactionId) before it was delivered"
         case .invalidGrants(let reason): "invalid grants: \(reason)"
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):

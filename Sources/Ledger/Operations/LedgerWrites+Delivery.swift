@@ -3,9 +3,31 @@ import Foundation
 extension LedgerWrites {
     /// Delivers a transaction exactly once (see ``LedgerStore/deliver(_:)``): the primary key
     /// on `transaction_id` decides, the first insert wins. (A concurrent PostgreSQL insert of
-    /// the same id waits for the first transaction, then does nothing.)
-    static func deliver(_ delivery: Delivery, at now: Date) throws -> LedgerOperation<DeliveryResult> {
-        LedgerOperation.first(try LedgerSQL.insertPurchase(delivery, deliveredAt: now), Purchase.init(row:))
+    /// the same id waits for the first transaction, then does nothing.) A transaction whose
+    /// latest recorded refund-state word is a refund is refused, in the same database
+    /// transaction that would write it (see ``readRefundState(transactionId:dialect:)``).
+    static func deliver(
+        _ delivery: Delivery,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) throws -> LedgerOperation<DeliveryResult> {
+        let insert = try LedgerSQL.insertPurchase(delivery, deliveredAt: now)
+        return readRefundState(transactionId: delivery.transactionId, dialect: dialect)
+            .then { notices in .checkpoint(.refundStateRead(transactionId: delivery.transactionId), returning: notices)
+            }
+            .then { notices in
+                guard notices.isRevoked else { return .first(insert, Purchase.init(row:)) }
+                // Refused, unless delivered before the refund (then it is already settled).
+                return LedgerOperation.first(
+                    LedgerSQL.purchase(transactionId: delivery.transactionId), Purchase.init(row:)
+                )
+                .map { existing in
+                    guard existing != nil else {
+                        throw LedgerError.transactionRevoked(transactionId: delivery.transactionId)
+                    }
+                    return nil
+                }
+            }
             .then { inserted in
                 guard let inserted else {
                     return LedgerOperation.first(

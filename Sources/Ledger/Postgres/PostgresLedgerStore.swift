@@ -4,8 +4,9 @@ import PostgresNIO
 /// The scale-out ledger: PostgreSQL through a PostgresNIO connection pool. Any number of
 /// stateless server instances may share one database: every operation is one
 /// transaction, and races are decided by the database (unique constraints,
-/// `INSERT … ON CONFLICT`, conditional updates, `FOR UPDATE SKIP LOCKED`), never by
-/// locks in this process.
+/// `INSERT … ON CONFLICT`, conditional updates, `FOR UPDATE SKIP LOCKED`, and a
+/// transaction-scoped advisory lock per transaction id around each decision on its refund
+/// state), never by locks in this process.
 public final class PostgresLedgerStore: SQLLedgerStore {
     /// The connection pool.
     public let client: PostgresClient
@@ -15,50 +16,62 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     let outboxClaim: TimeInterval
     /// The store's clock.
     let clock: @Sendable () -> Date
+    /// Called at the checkpoints of write transactions (tests force interleavings with it).
+    let hook: LedgerHook?
     /// Runs ``client`` when the store created it.
     private let runTask: Task<Void, Never>?
 
-    /// Uses a client that the caller runs (`client.run()`, e.g. in a service group).
+    /// Uses a client that the caller runs (`client.run()`, e.g. in a service group);
+    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
     public init(
         client: PostgresClient,
         logger: Logger = Logger(label: "storekeeper.ledger"),
         outboxClaim: TimeInterval = 60,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        hook: LedgerHook? = nil
     ) {
         self.client = client
         self.logger = logger
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.hook = hook
         runTask = nil
     }
 
-    /// Creates a connection pool for `configuration` and runs it until ``close()``.
+    /// Creates a connection pool for `configuration` and runs it until ``close()``;
+    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
     public init(
         configuration: PostgresClient.Configuration,
         logger: Logger = Logger(label: "storekeeper.ledger"),
         outboxClaim: TimeInterval = 60,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        hook: LedgerHook? = nil
     ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.hook = hook
         runTask = Task { await client.run() }
     }
 
     /// Connects to the database a `postgres://` URL names and runs the pool until
-    /// ``close()``.
+    /// ``close()``; `hook` is called at each ``LedgerCheckpoint`` inside a write
+    /// transaction (tests).
     public convenience init(
         url: String,
         logger: Logger = Logger(label: "storekeeper.ledger"),
         outboxClaim: TimeInterval = 60,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        hook: LedgerHook? = nil
     ) throws {
         guard case .postgres(let settings) = try StoreURL(parsing: url) else {
             throw LedgerError.invalidStoreURL(url, reason: "not a postgres:// URL")
         }
-        self.init(configuration: settings.clientConfiguration, logger: logger, outboxClaim: outboxClaim, clock: clock)
+        self.init(
+            configuration: settings.clientConfiguration, logger: logger, outboxClaim: outboxClaim, clock: clock,
+            hook: hook)
     }
 
     /// The current time at the ledger's resolution.
@@ -161,11 +174,13 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     }
 
     func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await onConnection { connection in try await connection.perform(operation, logger: self.logger) }
+        try await onConnection { connection in try await connection.perform(operation, hook: nil, logger: self.logger) }
     }
 
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await transaction { connection in try await connection.perform(operation, logger: self.logger) }
+        try await transaction { connection in
+            try await connection.perform(operation, hook: self.hook, logger: self.logger)
+        }
     }
 
     /// Runs the statement on a pooled connection like ``read(_:)``: it commits by itself.

@@ -59,13 +59,16 @@ extension PostgresConnection {
     }
 
     /// Runs an operation's statements one after the other, in the caller's transaction (if
-    /// any).
-    func perform<Value>(_ operation: LedgerOperation<Value>, logger: Logger) async throws -> Value {
+    /// any), calling `hook` at its checkpoints.
+    func perform<Value>(_ operation: LedgerOperation<Value>, hook: LedgerHook?, logger: Logger) async throws -> Value {
         var operation = operation
         while true {
             switch operation {
             case .finished(let result): return try result.get()
             case .statement(let statement, let next): operation = try next(try await rows(statement, logger: logger))
+            case .checkpoint(let checkpoint, let next):
+                await hook?(checkpoint)
+                operation = try next()
             }
         }
     }

@@ -2,8 +2,8 @@
 /// databases: a statement to run and what to do with its rows, until a result.
 ///
 /// GRDB runs a transaction in a synchronous closure and PostgresNIO runs one with `await`,
-/// so the steps are data: ``Database/perform(_:)`` (SQLite) and
-/// ``PostgresConnection/perform(_:logger:)`` (PostgreSQL) run the same operation, each in its
+/// so the steps are data: ``Database/perform(_:hook:)`` (SQLite) and
+/// ``PostgresConnection/perform(_:hook:logger:)`` (PostgreSQL) run the same operation, each in its
 /// own transaction. Building an operation runs no SQL; running it again (a retried
 /// transaction) starts from the first statement.
 enum LedgerOperation<Value: Sendable>: Sendable {
@@ -11,6 +11,9 @@ enum LedgerOperation<Value: Sendable>: Sendable {
     case finished(Result<Value, any Error>)
     /// Runs the statement, then continues with the operation its rows decide.
     case statement(LedgerStatement, then: @Sendable ([any LedgerRow]) throws -> LedgerOperation<Value>)
+    /// Calls the store's ``LedgerHook`` (if any) at this point of the transaction, then
+    /// continues.
+    case checkpoint(LedgerCheckpoint, then: @Sendable () throws -> LedgerOperation<Value>)
 
     /// An operation that runs nothing and returns `value`.
     static func done(_ value: Value) -> LedgerOperation<Value> {
@@ -30,7 +33,14 @@ enum LedgerOperation<Value: Sendable>: Sendable {
             return .finished(.failure(error))
         case .statement(let statement, let rest):
             return .statement(statement) { rows in try rest(rows).then(next) }
+        case .checkpoint(let checkpoint, let rest):
+            return .checkpoint(checkpoint) { try rest().then(next) }
         }
+    }
+
+    /// Passes `checkpoint` (see ``LedgerHook``), then returns `value`.
+    static func checkpoint(_ checkpoint: LedgerCheckpoint, returning value: Value) -> LedgerOperation<Value> {
+        .checkpoint(checkpoint) { .done(value) }
     }
 
     /// Runs this operation and transforms its result.

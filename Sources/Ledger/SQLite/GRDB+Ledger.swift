@@ -50,13 +50,28 @@ extension Database {
         try prepared.execute(arguments: StatementArguments(statement.arguments.map(\.sqliteValue)))
     }
 
-    /// Runs an operation's statements one after the other, in the caller's transaction.
-    func perform<Value>(_ operation: LedgerOperation<Value>) throws -> Value {
+    /// Runs an operation's statements one after the other, in the caller's transaction,
+    /// calling `hook` at its checkpoints.
+    ///
+    /// GRDB runs the transaction synchronously on its writer's queue (not a thread of
+    /// Swift's cooperative pool), so the queue waits for the asynchronous hook; nothing else
+    /// runs on it meanwhile, as nothing else may write while the transaction is open.
+    func perform<Value>(_ operation: LedgerOperation<Value>, hook: LedgerHook? = nil) throws -> Value {
         var operation = operation
         while true {
             switch operation {
             case .finished(let result): return try result.get()
             case .statement(let statement, let next): operation = try next(try rows(statement))
+            case .checkpoint(let checkpoint, let next):
+                if let hook {
+                    let returned = DispatchSemaphore(value: 0)
+                    Task {
+                        await hook(checkpoint)
+                        returned.signal()
+                    }
+                    returned.wait()
+                }
+                operation = try next()
             }
         }
     }

@@ -19,6 +19,8 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     let outboxClaim: TimeInterval
     /// The store's clock.
     let clock: @Sendable () -> Date
+    /// Called at the checkpoints of write transactions (tests force interleavings with it).
+    let hook: LedgerHook?
 
     /// Opens (creating if needed) the database file at `path`, in WAL mode.
     ///
@@ -27,11 +29,13 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     ///   - busyTimeout: How long to wait for another connection's write to finish.
     ///   - outboxClaim: How long a claimed outbox message is hidden from other workers.
     ///   - clock: The current time (tests pass their own).
+    ///   - hook: Called at each ``LedgerCheckpoint`` inside a write transaction (tests).
     public init(
         path: String,
         busyTimeout: TimeInterval = 10,
         outboxClaim: TimeInterval = 60,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        hook: LedgerHook? = nil
     ) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -47,17 +51,21 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         writer = pool
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.hook = hook
     }
 
-    /// Uses an open GRDB database (a `DatabasePool`, or a `DatabaseQueue`, e.g. in memory).
+    /// Uses an open GRDB database (a `DatabasePool`, or a `DatabaseQueue`, e.g. in memory);
+    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
     public init(
         writer: any DatabaseWriter,
         outboxClaim: TimeInterval = 60,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        hook: LedgerHook? = nil
     ) {
         self.writer = writer
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.hook = hook
     }
 
     /// A private in-memory database (for tests and demos): gone when the store is.
@@ -109,7 +117,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     }
 
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await writer.write { db in try db.perform(operation) }
+        try await writer.write { [hook] db in try db.perform(operation, hook: hook) }
     }
 
     func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {

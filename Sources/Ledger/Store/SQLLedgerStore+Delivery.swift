@@ -9,7 +9,7 @@ extension SQLLedgerStore {
         try LedgerRules.validate(delivery)
         var delivery = delivery
         delivery.purchaseDate = delivery.purchaseDate.ledgerNormalized
-        return try await write(try LedgerWrites.deliver(delivery, at: now))
+        return try await write(try LedgerWrites.deliver(delivery, dialect: dialect, at: now))
     }
 
     public func reverse(transactionId: String, reason: String) async throws -> ReversalResult {
@@ -21,6 +21,11 @@ extension SQLLedgerStore {
     public func regrant(transactionId: String) async throws -> RegrantResult {
         let regrant = PurchaseStatusTransition.regrant(transactionId: transactionId)
         return RegrantResult(try await write(LedgerWrites.apply(regrant, to: transactionId, at: now)))
+    }
+
+    public func settleRefundState(transactionId: String, reason: String) async throws -> RefundSettlement {
+        try await write(
+            LedgerWrites.settleRefundState(transactionId: transactionId, reason: reason, dialect: dialect, at: now))
     }
 
     public func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws

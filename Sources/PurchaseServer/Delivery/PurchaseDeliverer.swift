@@ -87,12 +87,6 @@ struct PurchaseDeliverer: Sendable {
             return .alreadyDelivered(existing)
         }
 
-        if try await refundNotified(transactionId) {
-            throw DeliveryRefusal.rejected(
-                "transaction_revoked",
-                "Apple notified a refund of transaction \(transactionId) before it was delivered",
-                transactionId: transactionId)
-        }
         let binding = try await bind(transaction, claimant: claimant)
         var flags = binding.flags
         if deploymentEnvironment == .production, transaction.environment != .production {
@@ -111,27 +105,19 @@ struct PurchaseDeliverer: Sendable {
             grants: grants,
             purchaseDate: transaction.purchaseDate
         )
-        let result = try await store.deliver(delivery)
-        if case .delivered = result, try await refundNotified(transactionId),
-            try await store.settleRefundState(transactionId: transactionId) == .refunded
-        {
-            // A refund notified between the check above and this delivery found nothing to
-            // reverse; settling reversed the delivery. (The common case, no refund, costs
-            // one read.)
+        let result: DeliveryResult
+        do {
+            result = try await store.deliver(delivery)
+        } catch LedgerError.transactionRevoked {
+            // A device may still hold the transaction as signed before the refund, which
+            // carries no revocation date; the ledger decided in the delivery's transaction.
             throw DeliveryRefusal.rejected(
-                "transaction_revoked", "Apple notified a refund of transaction \(transactionId) during its delivery",
+                "transaction_revoked",
+                "Apple notified a refund of transaction \(transactionId) before it was delivered",
                 transactionId: transactionId)
         }
         try checkClaim(on: result.purchase, by: claimant)
         return result
-    }
-
-    /// Whether Apple's latest refund-state notification recorded for the transaction
-    /// (REFUND or REVOKE, not undone by a later-signed REFUND_REVERSED) came before any
-    /// delivery: a device may still hold the signed transaction from before the refund,
-    /// which carries no revocation date.
-    private func refundNotified(_ transactionId: String) async throws -> Bool {
-        RefundNotices(events: try await store.events(transactionId: transactionId)).isRevoked
     }
 
     /// Refuses a player's claim on a purchase delivered to someone else.

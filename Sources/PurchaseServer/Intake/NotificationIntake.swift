@@ -64,20 +64,14 @@ struct NotificationIntake: Sendable {
         guard let type = verified.notification.notificationType, let payload = verified.transaction,
             let transaction = VerifiedTransaction(payload)
         else { return }
-        if [.refund, .revoke, .refundReversed].contains(type),
-            try await RefundNotices(events: store.events(transactionId: transaction.transactionId)).supersede(
-                verified.notification.notificationUUID ?? "", signedAt: verified.notification.signedDate ?? 0)
-        {
-            // Apple signed a later refund-state notification, already recorded: this one
-            // arrived out of order and must not undo it.
-            return
-        }
         switch type {
         case .oneTimeCharge, .subscribed, .didRenew:
             try await deliver(transaction, source: source)
         case .refund, .revoke:
+            // Settles to Apple's latest recorded word, which may be a later-signed
+            // REFUND_REVERSED that arrived first: then this notice changes nothing.
             let reason = payload.revocationReason.map { "revocation reason \($0.rawValue)" } ?? type.rawValue
-            if case .reversed(let purchase, let posting) = try await store.reverse(
+            if case .reversed(let purchase, let posting) = try await store.settleRefundState(
                 transactionId: transaction.transactionId, reason: reason),
                 posting.hasNegativeBalance
             {
@@ -87,12 +81,14 @@ struct NotificationIntake: Sendable {
                         "transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId),
                     ])
             }
-            _ = try await store.settleRefundState(transactionId: transaction.transactionId)
         case .refundReversed:
-            if case .unknownTransaction = try await store.regrant(transactionId: transaction.transactionId) {
+            // A reversal of a refund that came before any delivery delivers the transaction
+            // (the ledger refuses it if a later-signed refund is recorded).
+            if case .unknownTransaction = try await store.settleRefundState(
+                transactionId: transaction.transactionId, reason: type.rawValue)
+            {
                 try await deliver(transaction, source: source)
             }
-            _ = try await store.settleRefundState(transactionId: transaction.transactionId)
         case .consumptionRequest:
             try await consumption?.answer(
                 transactionId: transaction.transactionId, appAccountToken: transaction.appAccountToken)

@@ -1,20 +1,19 @@
 import AppStoreModel
-import Ledger
 
 /// The refund-state notifications (REFUND, REVOKE, REFUND_REVERSED) recorded for one
 /// transaction, in Apple's order: by the date Apple signed them, not by arrival, because
 /// Apple's notifications can arrive out of order (a reversal before the refund it undoes).
-struct RefundNotices {
+struct RefundNotices: Sendable {
     private struct Notice {
-        var notificationUUID: String
         var revokes: Bool
         var signedDate: Int64
     }
 
     private let notices: [Notice]
 
-    /// The notices among a transaction's history events (oldest first); a notice recorded
-    /// without a signed date sorts first, and ties keep their arrival order.
+    /// The notices among a transaction's ``HistoryEventType/notificationReceived`` events
+    /// (in arrival order); a notice recorded without a signed date sorts first, and ties keep
+    /// their arrival order.
     init(events: [HistoryEvent]) {
         var notices: [Notice] = []
         for event in events where event.type == .notificationReceived {
@@ -24,10 +23,7 @@ struct RefundNotices {
             case NotificationType.refundReversed.rawValue: revokes = false
             default: continue
             }
-            notices.append(
-                Notice(
-                    notificationUUID: event.detail["notificationUUID"] ?? "", revokes: revokes,
-                    signedDate: event.detail["signedDate"].flatMap { Int64($0) } ?? 0))
+            notices.append(Notice(revokes: revokes, signedDate: event.detail["signedDate"].flatMap { Int64($0) } ?? 0))
         }
         self.notices = notices.enumerated().sorted {
             ($0.element.signedDate, $0.offset) < ($1.element.signedDate, $1.offset)
@@ -40,10 +36,4 @@ struct RefundNotices {
 
     /// Whether Apple's latest word on the transaction is a refund or a revocation.
     var isRevoked: Bool { notices.last?.revokes ?? false }
-
-    /// Whether a notice other than `notificationUUID` was signed after `signedDate`: the
-    /// notification signed at `signedDate` is stale and must not change the refund state.
-    func supersede(_ notificationUUID: String, signedAt signedDate: Int64) -> Bool {
-        notices.contains { $0.notificationUUID != notificationUUID && $0.signedDate > signedDate }
-    }
 }
