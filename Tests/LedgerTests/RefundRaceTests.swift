@@ -21,21 +21,14 @@ struct RefundRaceTests {
         try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             interleaving.intrude {
-                try await Self.notice(intruder, transactionId, "REFUND", signedAt: 1_000)
-                let settlement = try await intruder.settleRefundState(transactionId: transactionId, reason: "REFUND")
-                guard case .reversed = settlement else {
-                    Issue.record("the refund found nothing to reverse: \(settlement)")
-                    return
-                }
+                let settlement = try await Self.settle(intruder, transactionId, "REFUND", signedAt: 1_000)
+                #expect(settlement.outcome == "reversed", "the refund found nothing to reverse")
             }
             guard case .delivered = try await paused.deliver(delivery) else {
                 Issue.record("the delivery paused before the refund was recorded must deliver")
                 return
             }
-            try await interleaving.intruderResult()
-            #expect(interleaving.intrusion == .waited)
-            #expect(try await paused.purchase(transactionId: transactionId)?.status == .refunded)
-            #expect(try await paused.wallet(playerId: "player-1")["coins"] == 0)
+            try await Self.expectEnd(paused, interleaving, transactionId, status: .refunded, coins: 0)
         }
     }
 
@@ -48,9 +41,7 @@ struct RefundRaceTests {
             try await Self.notice(paused, transactionId, "REFUND", signedAt: 1_000)
             interleaving.intrude {
                 // What the intake does with a REFUND_REVERSED of a never-delivered transaction.
-                try await Self.notice(intruder, transactionId, "REFUND_REVERSED", signedAt: 2_000)
-                let settlement = try await intruder.settleRefundState(
-                    transactionId: transactionId, reason: "REFUND_REVERSED")
+                let settlement = try await Self.settle(intruder, transactionId, "REFUND_REVERSED", signedAt: 2_000)
                 #expect(settlement == .unknownTransaction)
                 guard case .delivered = try await intruder.deliver(delivery) else {
                     Issue.record("the reversal's delivery must deliver")
@@ -60,78 +51,56 @@ struct RefundRaceTests {
             await #expect(throws: LedgerError.transactionRevoked(transactionId: transactionId)) {
                 try await paused.deliver(delivery)
             }
-            try await interleaving.intruderResult()
-            #expect(interleaving.intrusion == .waited)
-            #expect(try await paused.purchase(transactionId: transactionId)?.status == .delivered)
-            #expect(try await paused.wallet(playerId: "player-1")["coins"] == 100)
+            try await Self.expectEnd(paused, interleaving, transactionId, status: .delivered, coins: 100)
             #expect(try await paused.ledgerEntries(playerId: "player-1").map(\.kind) == [.grant])
         }
     }
 
-    @Test(
-        "a refund reversal notified while the refund is being settled leaves the purchase delivered",
-        arguments: StoreKind.allCases)
-    func reversalDuringRefundSettlement(kind: StoreKind) async throws {
-        let delivery = Fixture.delivery()
-        let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
-            paused, intruder, interleaving in
-            _ = try await paused.deliver(delivery)
-            try await Self.notice(paused, transactionId, "REFUND", signedAt: 1_000)
-            interleaving.intrude {
-                try await Self.notice(intruder, transactionId, "REFUND_REVERSED", signedAt: 2_000)
-                let settlement = try await intruder.settleRefundState(
-                    transactionId: transactionId, reason: "REFUND_REVERSED")
-                guard case .regranted = settlement else {
-                    Issue.record("the reversal found nothing to grant again: \(settlement)")
-                    return
-                }
-            }
-            guard case .reversed = try await paused.settleRefundState(transactionId: transactionId, reason: "REFUND")
-            else {
-                Issue.record("the refund read before the reversal must reverse")
-                return
-            }
-            try await interleaving.intruderResult()
-            #expect(interleaving.intrusion == .waited)
-            #expect(try await paused.purchase(transactionId: transactionId)?.status == .delivered)
-            #expect(try await paused.wallet(playerId: "player-1")["coins"] == 100)
-            #expect(
-                try await paused.ledgerEntries(playerId: "player-1").map(\.kind) == [.grant, .refund, .refundReversed])
-        }
+    /// One refund-state notice being settled while a later-signed one arrives.
+    struct SettlementRace: Sendable, CustomTestStringConvertible {
+        /// Notices recorded and settled before (type, signed at).
+        var before: [(String, Int64)]
+        /// The notice whose settlement pauses after its read, and what it must do.
+        var paused: (String, Int64, outcome: String)
+        /// The later-signed notice recorded and settled inside the window, and what it must do.
+        var intruder: (String, Int64, outcome: String)
+        var endStatus: PurchaseStatus
+        var endCoins: Int64
+
+        var testDescription: String { "\(intruder.0) during \(paused.0)" }
+
+        static let all = [
+            SettlementRace(
+                before: [], paused: ("REFUND", 1_000, "reversed"), intruder: ("REFUND_REVERSED", 2_000, "regranted"),
+                endStatus: .delivered, endCoins: 100),
+            SettlementRace(
+                before: [("REFUND", 1_000)], paused: ("REFUND_REVERSED", 2_000, "regranted"),
+                intruder: ("REVOKE", 3_000, "reversed"), endStatus: .refunded, endCoins: 0),
+        ]
     }
 
     @Test(
-        "a revocation notified while a refund reversal is being settled leaves the purchase refunded",
-        arguments: StoreKind.allCases)
-    func revocationDuringReversalSettlement(kind: StoreKind) async throws {
+        "a later-signed refund-state notice arriving while one is being settled has the last word",
+        arguments: StoreKind.allCases, SettlementRace.all)
+    func noticeDuringSettlement(kind: StoreKind, race: SettlementRace) async throws {
         let delivery = Fixture.delivery()
         let transactionId = delivery.transactionId
         try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             _ = try await paused.deliver(delivery)
-            try await Self.notice(paused, transactionId, "REFUND", signedAt: 1_000)
-            _ = try await paused.settleRefundState(transactionId: transactionId, reason: "REFUND")
-            try await Self.notice(paused, transactionId, "REFUND_REVERSED", signedAt: 2_000)
+            for (type, signedAt) in race.before {
+                _ = try await Self.settle(paused, transactionId, type, signedAt: signedAt)
+            }
+            try await Self.notice(paused, transactionId, race.paused.0, signedAt: race.paused.1)
             interleaving.intrude {
-                try await Self.notice(intruder, transactionId, "REVOKE", signedAt: 3_000)
-                let settlement = try await intruder.settleRefundState(transactionId: transactionId, reason: "REVOKE")
-                guard case .reversed = settlement else {
-                    Issue.record("the revocation found nothing to reverse: \(settlement)")
-                    return
-                }
+                let settlement = try await Self.settle(
+                    intruder, transactionId, race.intruder.0, signedAt: race.intruder.1)
+                #expect(settlement.outcome == race.intruder.outcome, "the later notice must act after the first")
             }
-            guard
-                case .regranted = try await paused.settleRefundState(
-                    transactionId: transactionId, reason: "REFUND_REVERSED")
-            else {
-                Issue.record("the reversal read before the revocation must grant again")
-                return
-            }
-            try await interleaving.intruderResult()
-            #expect(interleaving.intrusion == .waited)
-            #expect(try await paused.purchase(transactionId: transactionId)?.status == .refunded)
-            #expect(try await paused.wallet(playerId: "player-1")["coins"] == 0)
+            let settlement = try await paused.settleRefundState(transactionId: transactionId, reason: race.paused.0)
+            #expect(settlement.outcome == race.paused.outcome, "the notice read first acts on what it read")
+            try await Self.expectEnd(
+                paused, interleaving, transactionId, status: race.endStatus, coins: race.endCoins)
         }
     }
 
@@ -157,6 +126,26 @@ struct RefundRaceTests {
         }
     }
 
+    /// Waits for the intruder and checks that it had to wait for the paused transaction and
+    /// that the purchase ended as Apple's latest word says.
+    static func expectEnd(
+        _ store: any LedgerStore, _ interleaving: Interleaving, _ transactionId: String, status: PurchaseStatus,
+        coins: Int64
+    ) async throws {
+        try await interleaving.intruderResult()
+        #expect(interleaving.intrusion == .waited, "the intruder must wait for the paused transaction")
+        #expect(try await store.purchase(transactionId: transactionId)?.status == status)
+        #expect(try await store.wallet(playerId: "player-1")["coins"] == coins)
+    }
+
+    /// Records a refund-state notification and settles it, as the intake does.
+    static func settle(_ store: any LedgerStore, _ transactionId: String, _ type: String, signedAt: Int64)
+        async throws -> RefundSettlement
+    {
+        try await notice(store, transactionId, type, signedAt: signedAt)
+        return try await store.settleRefundState(transactionId: transactionId, reason: type)
+    }
+
     /// Records a refund-state notification for `transactionId`, signed at `signedAt` ms.
     static func notice(_ store: any LedgerStore, _ transactionId: String, _ type: String, signedAt: Int64)
         async throws
@@ -165,5 +154,17 @@ struct RefundRaceTests {
             notificationUUID: UUID().uuidString, type: type, subtype: nil, transactionId: transactionId,
             signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), receivedAt: Date())
         #expect(recorded)
+    }
+}
+
+extension RefundSettlement {
+    /// The case's name, for expectations.
+    var outcome: String {
+        switch self {
+        case .reversed: "reversed"
+        case .regranted: "regranted"
+        case .unchanged: "unchanged"
+        case .unknownTransaction: "unknownTransaction"
+        }
     }
 }
