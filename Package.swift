@@ -112,6 +112,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(
@@ -278,6 +279,8 @@ let package = Package(
             dependencies: [
                 "storekeeper", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger", "LedgerTestSupport",
                 "PurchaseServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

@@ -13,12 +13,17 @@ import ServiceLifecycle
 ///
 /// Add its routes to a Hummingbird router with ``addRoutes(to:)`` and run
 /// ``backgroundServices`` beside the HTTP server. Any number of instances may share one
-/// PostgreSQL database: exactly-once is decided by the database.
+/// PostgreSQL database: exactly-once is decided by the database, the reconciler runs one
+/// pass at a time under a lease in the ledger, and webhook claims expire.
 public struct PurchaseServer: Sendable {
     /// The configuration it runs with.
     public let configuration: ServerConfiguration
     /// Its metrics.
     public let metrics: ServerMetrics
+    /// The subjects of the roots trusted besides Apple's through
+    /// ``ServerConfiguration/additionalRoots`` (a staging deployment), in file order; empty
+    /// when only Apple's (and the caller's `trustRoots`) are trusted.
+    public let additionalRootSubjects: [String]
 
     let store: any LedgerStore
     let authenticator: RequestAuthenticator
@@ -27,6 +32,8 @@ public struct PurchaseServer: Sendable {
     let deliverer: PurchaseDeliverer
     let serverAPIClient: AppStoreServerAPIClient?
     let outboxWorker: OutboxWorker?
+    let reconcilerGate = PassGate()
+    let reconcilerLeaseHolder = Reconciler.makeLeaseHolder()
     let logger: Logger
 
     /// Creates a server.
@@ -37,6 +44,8 @@ public struct PurchaseServer: Sendable {
     ///   - store: the migrated ledger.
     ///   - trustRoots: the roots signed data must chain to. Apple's, always, except for an
     ///     explicit test setup (`serve --dev`, the tests) that trusts an emulator's roots.
+    ///     The configuration's ``ServerConfiguration/additionalRoots`` are added to them
+    ///     (with a warning in the log).
     ///   - httpTransport: how Apple (verifyReceipt, the Server API) and the webhook are reached.
     ///   - metrics: where to count.
     ///   - logger: where to log; receipts, tokens and keys are never logged.
@@ -50,6 +59,14 @@ public struct PurchaseServer: Sendable {
     ) throws {
         let problems = configuration.validationProblems()
         guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "; ")) }
+        let additionalRoots = try configuration.additionalRootCertificates()
+        let trustRoots = TrustRoots(trustRoots.certificates + additionalRoots)
+        additionalRootSubjects = additionalRoots.map { String(describing: $0.subject) }
+        if !additionalRootSubjects.isEmpty {
+            logger.warning(
+                "trusting roots besides Apple's (additionalRoots): signed data from another App Store is accepted; never in production",
+                metadata: ["roots": .array(additionalRootSubjects.map { .string($0) })])
+        }
         self.configuration = configuration
         self.store = store
         self.metrics = metrics
@@ -109,7 +126,9 @@ public struct PurchaseServer: Sendable {
     /// The reconciler, when the App Store Server API is configured.
     public var reconciler: Reconciler? {
         serverAPIClient.map {
-            Reconciler(client: $0, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds)
+            Reconciler(
+                client: $0, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
+                holder: reconcilerLeaseHolder, gate: reconcilerGate)
         }
     }
 
@@ -129,10 +148,14 @@ public struct PurchaseServer: Sendable {
                 PeriodicWork(
                     name: "reconciler", interval: .seconds(configuration.reconcilerIntervalSeconds), logger: logger
                 ) {
-                    let report = try await reconciler.run()
-                    if report.processed > 0 {
-                        logger.notice(
-                            "reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
+                    do {
+                        let report = try await reconciler.run()
+                        if report.processed > 0 {
+                            logger.notice(
+                                "reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
+                        }
+                    } catch let error as ReconcilerLeaseError {
+                        logger.notice("reconciler pass \(error)")
                     }
                     return false
                 })

@@ -8,8 +8,15 @@ struct ReconcileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reconcile",
         abstract: "Read Apple's notification history since the last checkpoint and deliver what was missed.",
-        discussion: "Uses the same configuration as `serve` (the App Store Server API key must be set)."
+        discussion: """
+            Uses the same configuration as `serve` (the App Store Server API key must be set). One pass runs \
+            at a time across every instance on the database: when another instance's pass holds the lease, \
+            this one is skipped, says so, and exits with status 3 (nothing was read; run it again later).
+            """
     )
+
+    /// The exit status of a pass skipped because another instance holds the lease.
+    static let skippedStatus: Int32 = 3
 
     @OptionGroup var options: ServerOptions
 
@@ -29,6 +36,10 @@ struct ReconcileCommand: AsyncParsableCommand {
             }
             report = try await reconciler.run()
             try await store.close()
+        } catch ReconcilerLeaseError.held(let holder, let expiresAt) {
+            try? await store.close()
+            printSkipped(holder: holder, expiresAt: expiresAt)
+            throw ExitCode(Self.skippedStatus)
         } catch {
             try? await store.close()
             if let error = error as? ConfigurationError { throw ValidationError(error.description) }
@@ -44,6 +55,16 @@ struct ReconcileCommand: AsyncParsableCommand {
                 "read \(report.startDate) to \(report.endDate): \(report.fetched) notifications, "
                     + "\(report.processed) processed now, \(report.duplicates) already processed, "
                     + "\(report.rejected) rejected")
+        }
+    }
+
+    private func printSkipped(holder: String, expiresAt: Date) {
+        if json {
+            printJSON([
+                "skipped": true, "leaseHolder": holder, "leaseExpiresAt": expiresAt.formatted(.iso8601),
+            ])
+        } else {
+            print(ReconcilerLeaseError.held(by: holder, until: expiresAt).description)
         }
     }
 }

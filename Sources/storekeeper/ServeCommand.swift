@@ -27,7 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(
         help: """
             Newcomer mode: bind 127.0.0.1 only, run the App Store emulator in-process on the same port \
-            (/emulator, /sandbox, /production), trust its roots (never outside --dev), and use \
+            (/emulator, /sandbox, /production), trust its roots (outside --dev, only the additionalRoots \
+            of a Sandbox deployment do), and use \
             dev-player-secret / dev-admin-key unless configured.
             """)
     var dev = false

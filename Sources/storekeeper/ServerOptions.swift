@@ -49,6 +49,15 @@ struct ServerOptions: ParsableArguments {
         guard !validated || problems.isEmpty else {
             throw ValidationError("the configuration cannot be used:\n  " + problems.joined(separator: "\n  "))
         }
+        if validated {
+            // The root files are read once more by the server; reading them here refuses a
+            // missing or unreadable one before the ledger is opened.
+            do {
+                _ = try configuration.additionalRootCertificates()
+            } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
+            }
+        }
         return configuration
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A `storekeeper serve --dev` process on one port, one database and one dev data folder,
-/// which a test kills with SIGKILL and starts again on the same state.
+/// A `storekeeper serve --dev` process on one port, one database and one dev data folder
+/// (or any `storekeeper serve` command line), which a test kills with SIGKILL and starts
+/// again on the same state.
 actor KillableDevServer {
     let port: Int
     private let arguments: [String]
@@ -12,6 +13,12 @@ actor KillableDevServer {
     init(databaseURL: String, dataFolder: URL, port: Int) {
         self.port = port
         arguments = ChildServer.devServerArguments(port: port, dataFolder: dataFolder, databaseURL: databaseURL)
+    }
+
+    /// A server started with `arguments` (`serve --config …`), serving on `port`.
+    init(arguments: [String], port: Int) {
+        self.port = port
+        self.arguments = arguments
     }
 
     /// Starts the process and waits until it serves.

@@ -1,14 +1,23 @@
 import Foundation
 
 /// One player's game on one emulated device, buying through a `storekeeper serve --dev`
-/// process that may be killed at any moment: it retries every step until the server
-/// answers, and, like StoreKit, finds a purchase whose answer it lost among the device's
-/// unfinished transactions.
+/// process (or a `serve` instance beside a standalone emulator) that may be killed at any
+/// moment: it retries every step until the server answers, and, like StoreKit, finds a
+/// purchase whose answer it lost among the device's unfinished transactions.
 struct PlayerApp: Sendable {
     var player: String
     var token: String
+    /// The server the game talks to.
     var port: Int
     var truth: PurchaseGroundTruth
+    /// Where the App Store answers, when not on the server's port (a standalone emulator).
+    var emulatorPort: Int? = nil
+    /// Another server instance on the same database, to which each acknowledged purchase is
+    /// reported once more (a second device, a retry through another load balancer target):
+    /// it must answer `already_delivered`.
+    var duplicatePort: Int? = nil
+
+    private var storePort: Int { emulatorPort ?? port }
 
     /// Buys `count` products one after another, each reported until the server
     /// acknowledges it and then finished; then reports whatever is left unfinished.
@@ -44,7 +53,7 @@ struct PlayerApp: Sendable {
         while true {
             do {
                 let (status, purchase) = try await LoopbackHTTP.request(
-                    port: port, "POST", "/emulator/v1/devices/\(player)/purchases", body: body)
+                    port: storePort, "POST", "/emulator/v1/devices/\(player)/purchases", body: body)
                 guard status == 200, let transaction = Self.transaction(purchase) else {
                     throw AppError.unexpectedAnswer("purchase, HTTP \(status): \(purchase)")
                 }
@@ -72,8 +81,16 @@ struct PlayerApp: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         await truth.recordAcknowledged(transactionId: transaction.transactionId, player: player)
+        if let duplicatePort {
+            let again = try await answered {
+                try await LoopbackHTTP.request(port: duplicatePort, "POST", "/v1/purchases", token: token, body: body)
+            }
+            await truth.recordDuplicate(transactionId: transaction.transactionId, status: again["status"] as? String)
+        }
         _ = try await answered {
-            try await request("POST", "/emulator/v1/devices/\(player)/transactions/\(transaction.transactionId)/finish")
+            try await LoopbackHTTP.request(
+                port: storePort, "POST",
+                "/emulator/v1/devices/\(player)/transactions/\(transaction.transactionId)/finish")
         }
     }
 
@@ -82,7 +99,7 @@ struct PlayerApp: Sendable {
         while true {
             do {
                 let (status, list) = try await LoopbackHTTP.requestList(
-                    port: port, "GET", "/emulator/v1/devices/\(player)/transactions/unfinished")
+                    port: storePort, "GET", "/emulator/v1/devices/\(player)/transactions/unfinished")
                 if status == 200 {
                     return list.compactMap { entry in
                         Self.transaction(entry).map { ($0, entry["appAccountToken"] as? String) }

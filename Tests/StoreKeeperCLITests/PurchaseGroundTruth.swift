@@ -8,6 +8,8 @@ actor PurchaseGroundTruth {
     private(set) var acknowledged: [String: String] = [:]
     /// Requests that got no answer: refused, reset or timed out while the server was down.
     private(set) var unanswered = 0
+    /// What another instance answered to a second report of each acknowledged transaction.
+    private(set) var duplicateAnswers: [String: String] = [:]
 
     func recordOrder(appAccountToken: String, player: String) {
         payers[appAccountToken] = player
@@ -19,6 +21,10 @@ actor PurchaseGroundTruth {
 
     func recordUnanswered() {
         unanswered += 1
+    }
+
+    func recordDuplicate(transactionId: String, status: String?) {
+        duplicateAnswers[transactionId] = status ?? "no status"
     }
 
     /// Waits until at least `count` deliveries have been acknowledged.

@@ -17,6 +17,7 @@ extension ServerConfiguration {
         ("STOREKEEPER_APPLE_API_ISSUER_ID", "appStoreServerAPI.issuerId"),
         ("STOREKEEPER_APPLE_API_KEY_ID", "appStoreServerAPI.keyId"),
         ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
+        ("STOREKEEPER_ADDITIONAL_ROOTS", "additionalRoots, comma-separated paths"),
     ]
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
@@ -38,6 +39,11 @@ extension ServerConfiguration {
         if let list = value("STOREKEEPER_ALLOWED_ENVIRONMENTS") {
             configuration.allowedEnvironments = list.split(separator: ",").map {
                 AppStoreEnvironment(rawValue: $0.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if let list = value("STOREKEEPER_ADDITIONAL_ROOTS") {
+            configuration.additionalRoots = list.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
             }
         }
         if let secret = value("STOREKEEPER_PLAYER_TOKEN_SECRET") { configuration.playerTokenSecret = secret }

@@ -41,6 +41,11 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var reconcilerLookbackSeconds: Double
     /// Where deliveries are posted for the game server, if anywhere.
     public var webhook: WebhookSettings?
+    /// Certificate files (DER or PEM; a PEM file may hold several) whose certificates are
+    /// trusted as roots besides Apple's, for signed transactions, receipts and
+    /// notifications: a staging deployment's standalone App Store emulator. Refused with
+    /// a `Production` ``deploymentEnvironment``.
+    public var additionalRoots: [String]
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -61,7 +66,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         answerConsumptionRequests: Bool = false,
         reconcilerIntervalSeconds: Double = 3_600,
         reconcilerLookbackSeconds: Double = 7 * 86_400,
-        webhook: WebhookSettings? = nil
+        webhook: WebhookSettings? = nil,
+        additionalRoots: [String] = []
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -79,6 +85,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
         self.reconcilerLookbackSeconds = reconcilerLookbackSeconds
         self.webhook = webhook
+        self.additionalRoots = additionalRoots
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -115,6 +122,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             try container.decodeIfPresent(Double.self, forKey: .reconcilerLookbackSeconds)
             ?? defaults.reconcilerLookbackSeconds
         webhook = try container.decodeIfPresent(WebhookSettings.self, forKey: .webhook)
+        additionalRoots = try container.decodeIfPresent([String].self, forKey: .additionalRoots) ?? []
     }
 
     /// Reads a JSON configuration file.
@@ -172,6 +180,12 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         if let webhook, !(webhook.timeoutSeconds > 0 && webhook.timeoutSeconds <= 3_600) {
             problems.append("webhook.timeoutSeconds must be more than 0 and at most 3600")
         }
+        if !additionalRoots.isEmpty, deploymentEnvironment == .production {
+            problems.append(
+                "additionalRoots (STOREKEEPER_ADDITIONAL_ROOTS) cannot be used with deploymentEnvironment Production: "
+                    + "a production server trusts Apple's roots only; set deploymentEnvironment to Sandbox for staging")
+        }
+        if additionalRoots.contains(where: \.isEmpty) { problems.append("additionalRoots holds an empty path") }
         return problems
     }
 
@@ -183,6 +197,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             + "serverAPI=\(appStoreServerAPI == nil ? "off" : "on") "
             + "reconciler=\(reconcilerIntervalSeconds > 0 && appStoreServerAPI != nil ? "every \(Int(reconcilerIntervalSeconds))s" : "off") "
             + "webhook=\(webhook == nil ? "off" : "on")"
+            + (additionalRoots.isEmpty ? "" : " additionalRoots=\(additionalRoots.count)")
     }
 }
 

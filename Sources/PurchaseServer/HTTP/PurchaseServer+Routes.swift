@@ -35,12 +35,16 @@ extension PurchaseServer {
 
     private func addServerRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("healthz") { _, _ -> Response in
+            let answers: Bool
             do {
                 _ = try await self.store.checkpoint(Reconciler.checkpointName)
-                return APIResponse.json(["status": "ok", "database": "ok"])
+                answers = true
             } catch {
-                return APIResponse.json(["status": "degraded", "database": "unavailable"], status: .serviceUnavailable)
+                answers = false
             }
+            return APIResponse.json(
+                HealthBody(databaseAnswers: answers, additionalRoots: self.additionalRootSubjects),
+                status: answers ? .ok : .serviceUnavailable)
         }
         router.get("metrics") { _, _ -> Response in
             Response(

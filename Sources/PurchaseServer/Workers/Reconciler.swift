@@ -6,9 +6,26 @@ import Ledger
 /// Finds notifications the server never received (Apple gave up, the server was down, a
 /// proxy dropped them) by reading Apple's notification history since its last checkpoint,
 /// and feeds each through the same ``NotificationIntake`` (duplicates cost nothing).
+///
+/// One pass runs at a time across every instance sharing the ledger: a pass first takes
+/// the ledger's lease (``LedgerStore/acquireLease(_:holder:duration:)``), renews it after
+/// each page of history, and releases it at the end; a pass that finds the lease held by
+/// another instance is skipped (``ReconcilerLeaseError/held(by:until:)``). The checkpoint
+/// only moves forward, and only while the pass still holds the lease.
 public struct Reconciler: Sendable {
     /// The checkpoint holding the end of the last complete pass (epoch milliseconds).
     static let checkpointName = "reconciler.notification_history"
+    /// The lease that keeps passes one at a time across instances.
+    static let leaseName = "reconciler.lease"
+    /// How long a lease lasts without renewal: far longer than one page of history takes,
+    /// and the longest a pass of an instance that died holds up the others.
+    static let leaseDuration: TimeInterval = 60
+    /// A new name for a server on the lease: `HOST:PID:random`, so that an operator can
+    /// tell which instance holds it.
+    static func makeLeaseHolder() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):"
+            + UUID().uuidString.prefix(8).lowercased()
+    }
     /// How far before the checkpoint each pass starts again, for notifications Apple adds
     /// to its history late.
     static let overlap: TimeInterval = 3_600
@@ -19,6 +36,11 @@ public struct Reconciler: Sendable {
     let intake: NotificationIntake
     let store: any LedgerStore
     let lookback: TimeInterval
+    /// The server's name on the lease.
+    let holder: String
+    /// Keeps this server's passes one after another, so that one pass never releases the
+    /// lease another pass of the same server still works under.
+    let gate: PassGate
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
@@ -37,11 +59,38 @@ public struct Reconciler: Sendable {
     }
 
     /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
-    /// every notification; advances the checkpoint only when the whole period was read.
+    /// every notification; advances the checkpoint only when the whole period was read,
+    /// under the lease, and never backwards. Waits for a pass of this server that is under
+    /// way; skips when another instance holds the lease.
     ///
-    /// - Throws: ``AppStoreServerAPIError`` when Apple fails, or the ledger's error; the
-    ///   checkpoint stays where it was, so the next pass reads the period again.
+    /// - Throws: ``ReconcilerLeaseError/held(by:until:)`` (nothing read) or
+    ///   ``ReconcilerLeaseError/lost`` (the pass outlived its lease); ``AppStoreServerAPIError``
+    ///   when Apple fails, or the ledger's error. The checkpoint stays where it was, so the
+    ///   next pass reads the period again.
     public func run(now: Date = Date()) async throws -> Report {
+        try await gate.run {
+            let lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
+            guard lease.holder == holder else {
+                throw ReconcilerLeaseError.held(by: lease.holder, until: lease.expiresAt)
+            }
+            let result: Result<Report, any Error>
+            do {
+                result = .success(try await pass(now: now, lease: lease))
+            } catch {
+                result = .failure(error)
+            }
+            // Released in a task of its own, which a cancelled pass (a server shutting down)
+            // does not cancel; a lease left behind by a process that died expires.
+            let (store, holder) = (store, holder)
+            let released = await Task { try await store.releaseLease(Self.leaseName, holder: holder) }.result
+            let report = try result.get()
+            try released.get()
+            return report
+        }
+    }
+
+    private func pass(now: Date, lease: Lease) async throws -> Report {
+        var lease = lease
         let earliest = now.addingTimeInterval(-Self.maximumLookback)
         var start = now.addingTimeInterval(-lookback)
         if let text = try await store.checkpoint(Self.checkpointName), let milliseconds = Int64(text) {
@@ -68,8 +117,12 @@ public struct Reconciler: Sendable {
                 }
             }
             token = page.hasMore == true ? page.paginationToken : nil
+            lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
+            guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
         } while token != nil
-        try await store.setCheckpoint(Self.checkpointName, value: String(request.endDate ?? 0))
+        let advance = try await store.advanceCheckpoint(
+            Self.checkpointName, to: request.endDate ?? 0, holding: lease)
+        guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
         return report
     }
 
