@@ -13,6 +13,11 @@ import ServiceLifecycle
 /// A purchase server and an in-process App Store emulator on one loopback port: what
 /// `storekeeper serve --dev`, `demo` and the end-to-end tests run.
 ///
+/// With ``DevStackConfiguration/instances`` above 1, more server instances run on ports of
+/// their own, on the same database and the same emulator, as several processes of one
+/// deployment would: instance 0 shares its port with the emulator and receives Apple's
+/// notifications; each instance runs its own background jobs.
+///
 /// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…`,
 /// which the stack's transport sends to the emulator on the same port; the emulator posts
 /// notifications to the server's intake. The server trusts the emulator's roots besides
@@ -41,43 +46,56 @@ public final class DevStack: Sendable {
             configuration: EmulatorConfiguration(
                 dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale))
         configuration = Self.wire(settings.server, to: emulator)
-        await state.setPort(settings.port)
-        try await start()
+        await state.setPort(settings.port, instance: 0)
+        do {
+            for instance in 0..<max(settings.instances, 1) { try await start(instance: instance) }
+        } catch {
+            await stop()
+            throw error
+        }
     }
 
-    /// The running server.
+    /// How many server instances run.
+    public var instanceCount: Int { max(settings.instances, 1) }
+
+    /// The running server (instance 0).
     public var server: PurchaseServer {
-        get async throws { try await state.current().server }
+        get async throws { try await state.current(instance: 0).server }
     }
 
-    /// The server's ledger.
+    /// The server's ledger (instance 0's connection to the shared database).
     public var store: any LedgerStore {
-        get async throws { try await state.current().store }
+        get async throws { try await state.current(instance: 0).store }
     }
 
-    /// Where the server and the emulator answer.
+    /// Where the server and the emulator answer (instance 0).
     public var baseURL: URL {
-        get async { URL(string: "http://127.0.0.1:\(await state.port)")! }
+        get async { await baseURL(instance: 0) }
     }
 
-    /// Tears the server down and builds a new one on the same database, emulator and port,
-    /// as a process restart would.
-    public func restart(downtime: Duration = .zero) async throws {
-        try await stopServer()
+    /// Where server instance `instance` answers (the emulator too, for instance 0).
+    public func baseURL(instance: Int) async -> URL {
+        URL(string: "http://127.0.0.1:\(await state.port(instance: instance))")!
+    }
+
+    /// Tears server instance `instance` down and builds a new one on the same database,
+    /// emulator and port, as a process restart would.
+    public func restart(instance: Int = 0, downtime: Duration = .zero) async throws {
+        try await stopServer(instance: instance)
         try await Task.sleep(for: downtime)
-        try await start()
+        try await start(instance: instance)
     }
 
-    /// Stops the server and the emulator.
+    /// Stops every server instance and the emulator.
     public func stop() async {
-        try? await stopServer()
+        for instance in (0..<instanceCount).reversed() { try? await stopServer(instance: instance) }
         await emulator.shutdown()
         try? await appleClient.shutdown()
     }
 
     /// Waits until the server stops (by a signal, with ``DevStackConfiguration/handlesSignals``).
     public func waitUntilStopped() async throws {
-        guard let running = try? await state.current() else { return }
+        guard let running = try? await state.current(instance: 0) else { return }
         try await running.task.value
         await stop()
     }
@@ -102,7 +120,9 @@ public final class DevStack: Sendable {
         return configuration
     }
 
-    private func start() async throws {
+    /// Starts server instance `instance`; instance 0 also serves the emulator and the extra
+    /// routes, and is where the emulator sends notifications.
+    private func start(instance: Int) async throws {
         let store = try makeLedgerStore(url: settings.databaseURL)
         try await store.migrate()
         let state = state
@@ -112,7 +132,7 @@ public final class DevStack: Sendable {
             if components?.host == "apple.dev" {
                 components?.scheme = "http"
                 components?.host = "127.0.0.1"
-                components?.port = await state.port
+                components?.port = await state.port(instance: 0)
             }
             var redirected = request
             redirected.url = components?.url ?? request.url
@@ -124,13 +144,16 @@ public final class DevStack: Sendable {
             httpTransport: transport, logger: settings.logger)
         let router = Router()
         server.addRoutes(to: router)
-        emulator.addRoutes(to: router)
-        settings.extraRoutes(router)
+        if instance == 0 {
+            emulator.addRoutes(to: router)
+            settings.extraRoutes(router)
+        }
 
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: await state.port), serverName: "storekeeper"),
+            configuration: .init(
+                address: .hostname("127.0.0.1", port: await state.port(instance: instance)), serverName: "storekeeper"),
             services: settings.runsBackgroundServices ? server.backgroundServices : [],
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -150,15 +173,17 @@ public final class DevStack: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             try? await store.close()
-            throw DevStackError("the server did not start on 127.0.0.1:\(await state.port)")
+            throw DevStackError("the server did not start on 127.0.0.1:\(await state.port(instance: instance))")
         }
-        await state.set(RunningServer(server: server, store: store, group: group, task: task), port: port)
+        await state.set(
+            RunningServer(server: server, store: store, group: group, task: task), port: port, instance: instance)
+        guard instance == 0 else { return }
         await emulator.setNotificationURL(
             settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple") : nil)
     }
 
-    private func stopServer() async throws {
-        guard let running = await state.take() else { return }
+    private func stopServer(instance: Int) async throws {
+        guard let running = await state.take(instance: instance) else { return }
         await running.group.triggerGracefulShutdown()
         try? await running.task.value
         try await running.store.close()
@@ -175,28 +200,34 @@ public struct DevStackError: Error, CustomStringConvertible {
     }
 }
 
-/// The running server and its port, behind an actor.
+/// The running server instances and their ports, behind an actor. A port of 0 (not
+/// started yet) picks a free one; an instance keeps its port across restarts.
 private actor DevStackState {
-    private var running: RunningServer?
-    private(set) var port = 0
+    private var running: [Int: RunningServer] = [:]
+    private var ports: [Int: Int] = [:]
 
-    func setPort(_ port: Int) {
-        self.port = port
+    func port(instance: Int) -> Int {
+        ports[instance] ?? 0
     }
 
-    func set(_ running: RunningServer, port: Int) {
-        self.running = running
-        self.port = port
+    func setPort(_ port: Int, instance: Int) {
+        ports[instance] = port
     }
 
-    func current() throws -> RunningServer {
-        guard let running else { throw DevStackError("the server is not running") }
+    func set(_ running: RunningServer, port: Int, instance: Int) {
+        self.running[instance] = running
+        ports[instance] = port
+    }
+
+    func current(instance: Int) throws -> RunningServer {
+        guard let running = running[instance] else {
+            throw DevStackError("server instance \(instance) is not running")
+        }
         return running
     }
 
-    func take() -> RunningServer? {
-        defer { running = nil }
-        return running
+    func take(instance: Int) -> RunningServer? {
+        running.removeValue(forKey: instance)
     }
 }
 

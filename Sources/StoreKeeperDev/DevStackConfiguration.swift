@@ -32,6 +32,9 @@ public struct DevStackConfiguration: Sendable {
     /// answers `apple_unavailable`: short, so a restart is not held by a call to the stack's
     /// own closing port; tests on a saturated machine give it longer.
     public var appleTimeoutSeconds: TimeInterval
+    /// How many server instances run on the database (PostgreSQL for more than one):
+    /// instance 0 on ``port`` beside the emulator, the others on free ports of their own.
+    public var instances: Int
     /// Where to log.
     public var logger: Logger
 
@@ -47,6 +50,7 @@ public struct DevStackConfiguration: Sendable {
         runsBackgroundServices: Bool = true,
         handlesSignals: Bool = false,
         appleTimeoutSeconds: TimeInterval = 3,
+        instances: Int = 1,
         logger: Logger = Logger(label: "storekeeper")
     ) {
         self.port = port
@@ -59,6 +63,7 @@ public struct DevStackConfiguration: Sendable {
         self.runsBackgroundServices = runsBackgroundServices
         self.handlesSignals = handlesSignals
         self.appleTimeoutSeconds = appleTimeoutSeconds
+        self.instances = instances
         self.logger = logger
     }
 

@@ -11,7 +11,10 @@ struct SimulateCommand: AsyncParsableCommand {
             Runs the App Store emulator, the purchase server and one SDK pipeline per simulated device in \
             this process, injects every fault (each at its rate), quiesces, and compares Apple's charges with \
             the server's ledger. Exits 1 when a charge was lost, delivered twice, delivered to the wrong \
-            player, or a forgery was delivered, printing the seed and each offending transaction's history. \
+            player, or a forgery was delivered, printing the seed and each offending transaction's history; \
+            exits 3 (inconclusive) when nothing offended but a purchase was still in flight after every round \
+            of waiting. Each offending or in-flight purchase's full history goes to \
+            simulation-SEED-offenders.json (in --history-dir, or the current directory). \
             Fault kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")). docs/RELIABILITY.md \
             says what each exercises.
             """
@@ -36,8 +39,32 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Seconds between the server's reconciler passes during the run; 0 for only the final pass.")
     var reconcilerInterval: Double = 10
 
+    @Flag(
+        help: """
+            Devices take turns, one purchase at a time in an order the seed draws: slower, and as close to \
+            an exact replay of the seed as the run gets.
+            """)
+    var serial = false
+
+    @Option(
+        help: """
+            Where to write simulation-SEED-offenders.json: always when given; otherwise in the current \
+            directory, only when something offended or stayed in flight.
+            """)
+    var historyDir: String?
+
+    @Option(
+        help: """
+            How many purchase server instances share the database (PostgreSQL only for more than one): \
+            devices are spread over them, server restarts strike each.
+            """)
+    var instances = 1
+
     @Flag(help: "Print the report as one JSON object.")
     var json = false
+
+    /// The exit status of a run that proved nothing: a purchase was still in flight.
+    static let inconclusiveStatus: Int32 = 3
 
     func validate() throws {
         let problems = try simulationConfiguration().validationProblems()
@@ -53,9 +80,15 @@ struct SimulateCommand: AsyncParsableCommand {
         } else {
             print(SimulationSummary(report).text)
         }
-        guard report.holds else {
+        switch report.verdict {
+        case .pass:
+            return
+        case .fail:
             FileHandle.standardError.write(Data(SimulationSummary(report).offenders.utf8))
             throw ExitCode(1)
+        case .inconclusive:
+            FileHandle.standardError.write(Data(SimulationSummary(report).inFlight.utf8))
+            throw ExitCode(Self.inconclusiveStatus)
         }
     }
 
@@ -68,6 +101,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         return SimulationConfiguration(
             players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates,
-            reconcilerIntervalSeconds: reconcilerInterval)
+            reconcilerIntervalSeconds: reconcilerInterval, serial: serial,
+            historyDirectory: historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, instances: instances)
     }
 }

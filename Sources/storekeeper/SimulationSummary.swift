@@ -1,7 +1,7 @@
 import OrderSimulation
 
 /// A simulation report as text: the oracle's counts and the faults, then each offender's
-/// history.
+/// history, or what each purchase still in flight waited for.
 struct SimulationSummary {
     let report: SimulationReport
 
@@ -11,17 +11,40 @@ struct SimulationSummary {
 
     var text: String {
         let faults = report.faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
-        return """
-            simulate: \(report.players) players, \(report.purchases) purchases, seed \(report.seed), \
-            \(String(format: "%.1f", report.elapsedSeconds)) s
+        let verdict =
+            switch report.verdict {
+            case .pass: "PASS: every charge delivered exactly once, to the player who paid"
+            case .fail: "FAIL"
+            case .inconclusive:
+                "INCONCLUSIVE: \(report.counts.inFlight) purchases still in flight after "
+                    + "\(report.extraQuiesceRounds) extra rounds of waiting; nothing proven about them"
+            }
+        var lines = [
+            """
+            simulate: \(report.players) players, \(report.purchases) purchases, seed \(report.seed)\
+            \(report.serial ? ", serial" : ""), \(String(format: "%.1f", report.elapsedSeconds)) s
+            """,
+            """
             charged \(report.counts.charged), delivered \(report.counts.delivered), refunded \(report.counts.refunded), \
             reversed \(report.reversed)
-            lost \(report.counts.lost), duplicates \(report.counts.duplicates), wrongPlayer \(report.counts.wrongPlayer), \
-            forgedDelivered \(report.counts.forgedDelivered)
-            faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))
-            purchase calls: \(report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            \(report.holds ? "PASS: every charge delivered exactly once, to the player who paid" : "FAIL")
+            """,
             """
+            lost \(report.counts.lost), duplicates \(report.counts.duplicates), wrongPlayer \(report.counts.wrongPlayer), \
+            forgedDelivered \(report.counts.forgedDelivered), inFlight \(report.counts.inFlight)
+            """,
+            "faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))",
+            "purchase calls: "
+                + report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+            "outcome digest: \(report.outcomeDigest)",
+        ]
+        if !report.resolvedInFlight.isEmpty {
+            lines.append(
+                "waited \(report.extraQuiesceRounds) extra rounds for \(report.resolvedInFlight.count) purchases "
+                    + "in flight at the first judgement; they settled")
+        }
+        if let file = report.historyFile { lines.append("history: \(file)") }
+        lines.append(verdict)
+        return lines.joined(separator: "\n")
     }
 
     /// Each offending transaction with its history, and how to replay the run.
@@ -31,6 +54,23 @@ struct SimulationSummary {
             lines.append("\(offender.kind.rawValue) \(offender.transactionId): \(offender.detail)")
             lines += offender.history.map { "    \($0)" }
         }
+        if let file = report.historyFile { lines.append("full history: \(file)") }
+        return lines.joined(separator: "\n") + "\n" + (report.inFlight.isEmpty ? "" : inFlight)
+    }
+
+    /// Each purchase still in flight with what it waited for.
+    var inFlight: String {
+        var lines = [
+            "INCONCLUSIVE: \(report.inFlight.count) purchases still in flight, neither lost nor delivered; "
+                + "replay with --seed \(report.seed)"
+        ]
+        for purchase in report.inFlight {
+            let name = purchase.transactionId ?? "order \(purchase.appAccountToken ?? "?")"
+            let would = purchase.wouldBe.map { " (would be \($0.rawValue))" } ?? ""
+            lines.append("in flight \(name)\(would): \(purchase.detail)")
+            lines += purchase.waits.map { "    waits for \($0.kind.rawValue): \($0.detail)" }
+        }
+        if let file = report.historyFile { lines.append("full history: \(file)") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

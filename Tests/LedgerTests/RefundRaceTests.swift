@@ -126,6 +126,23 @@ struct RefundRaceTests {
         }
     }
 
+    @Test(
+        "a refund and its reversal signed in the same millisecond: the reversal is the later word, whatever the arrival order (storekeeper simulate, seed 55)",
+        arguments: StoreKind.allCases)
+    func reversalSignedWithItsRefund(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let delivery = Fixture.delivery()
+            let transactionId = delivery.transactionId
+            _ = try await store.deliver(delivery)
+            // The reversal overtook its refund on the way; both carry one signedDate.
+            #expect(
+                try await Self.settle(store, transactionId, "REFUND_REVERSED", signedAt: 5_000).outcome == "unchanged")
+            #expect(try await Self.settle(store, transactionId, "REFUND", signedAt: 5_000).outcome == "unchanged")
+            #expect(try await store.purchase(transactionId: transactionId)?.status == .delivered)
+            #expect(try await store.wallet(playerId: "player-1")["coins"] == 100)
+        }
+    }
+
     /// Waits for the intruder and checks that it had to wait for the paused transaction and
     /// that the purchase ended as Apple's latest word says.
     static func expectEnd(

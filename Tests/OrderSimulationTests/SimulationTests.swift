@@ -46,6 +46,31 @@ import Testing
         #expect(report.outcomes == ["delivered": 40])
     }
 
+    /// Three server instances on one PostgreSQL database, devices spread over them, each
+    /// restarted by the faults.
+    @Test func threeInstancesOnOnePostgreSQLLoseNothing() async throws {
+        let database = try await StoreKind.postgres.makeDatabase()
+        defer { database.remove() }
+        let report = try await Simulation(
+            SimulationConfiguration(
+                players: 9, purchases: 240, seed: 21, databaseURL: database.url,
+                faults: try FaultRates(
+                    parsing: FaultKind.allCases.map { $0 == .serverRestart ? "serverRestart=0.05" : $0.rawValue }
+                        .joined(separator: ",")),
+                instances: 3)
+        ).run()
+        #expect(report.verdict == .pass, "\(Self.failures(report))")
+        #expect(report.instances == 3)
+        #expect(report.restartsByInstance.count == 3)
+        #expect(report.restartsByInstance.allSatisfy { $0 > 0 }, "\(report.restartsByInstance)")
+        #expect(report.counts.charged >= 120)
+    }
+
+    @Test func severalInstancesNeedPostgreSQL() {
+        let problems = SimulationConfiguration(instances: 2).validationProblems()
+        #expect(problems.contains { $0.contains("PostgreSQL") })
+    }
+
     @Test func postgreSQLLosesNothingEither() async throws {
         let database = try await StoreKind.postgres.makeDatabase()
         defer { database.remove() }

@@ -81,7 +81,7 @@ extension AppStoreEmulator {
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: type,
             subtype: subtype,
-            notificationUUID: UUID().uuidString.lowercased(),
+            notificationUUID: nextNotificationUUID(),
             data: NotificationData(
                 appAppleId: configuration.appAppleId,
                 bundleId: configuration.bundleId,

@@ -12,8 +12,10 @@ struct RefundNotices: Sendable {
     private let notices: [Notice]
 
     /// The notices among a transaction's ``HistoryEventType/notificationReceived`` events
-    /// (in arrival order); a notice recorded without a signed date sorts first, and ties keep
-    /// their arrival order.
+    /// (in arrival order); a notice recorded without a signed date sorts first. Of notices
+    /// signed in the same millisecond, a REFUND or REVOKE comes before a REFUND_REVERSED
+    /// (a reversal only ever follows the refund it undoes, and may overtake it on the way),
+    /// then arrival order decides.
     init(events: [HistoryEvent]) {
         var notices: [Notice] = []
         for event in events where event.type == .notificationReceived {
@@ -26,7 +28,8 @@ struct RefundNotices: Sendable {
             notices.append(Notice(revokes: revokes, signedDate: event.detail["signedDate"].flatMap { Int64($0) } ?? 0))
         }
         self.notices = notices.enumerated().sorted {
-            ($0.element.signedDate, $0.offset) < ($1.element.signedDate, $1.offset)
+            ($0.element.signedDate, $0.element.revokes ? 0 : 1, $0.offset)
+                < ($1.element.signedDate, $1.element.revokes ? 0 : 1, $1.offset)
         }
         .map(\.element)
     }

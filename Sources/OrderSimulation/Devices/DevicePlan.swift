@@ -8,6 +8,8 @@ struct DevicePlan: Sendable {
     var switchesPlayerFirst: Bool
     var restartsServer: Bool
     var serverDowntimeMilliseconds: Int
+    /// Which server instance restarts, modulo the number of instances.
+    var serverInstanceRoll: Int
     var forges: Bool
     var replays: Bool
     var killsAt: PipelineBoundary?
@@ -31,6 +33,7 @@ struct DevicePlan: Sendable {
         switchesPlayerFirst = sharedDevice && dice.strikes(.accountSwitch)
         restartsServer = dice.strikes(.serverRestart)
         serverDowntimeMilliseconds = dice.integer(in: 0...300)
+        serverInstanceRoll = dice.integer(in: 0...1_023)
         forges = dice.strikes(.forgedReport)
         replays = dice.strikes(.replayedReport)
         killsAt = dice.strikes(.appKill) ? dice.pick(PipelineBoundary.allCases) : nil

@@ -10,6 +10,7 @@ import PurchaseServer
 actor SimulatedDevice {
     let id: String
     let players: [String]
+    private let index: Int
     private let world: SimulationWorld
     private let store: InProcessStoreClient
     private let weather: NetworkWeather
@@ -26,6 +27,7 @@ actor SimulatedDevice {
         index: Int, players: [String], generation: InProcessStoreClient.Generation, world: SimulationWorld
     ) {
         id = "device-\(index)"
+        self.index = index
         self.players = players
         self.world = world
         dice = FaultDice(rates: world.rates, seed: world.seed, salt: UInt64(index) << 1)
@@ -40,9 +42,34 @@ actor SimulatedDevice {
     /// Makes `count` purchases, one after another, under the faults the plan rolls.
     func run(purchases count: Int) async {
         await launch()
-        for _ in 0..<count {
-            let plan = DevicePlan(dice: &dice, products: world.products, sharedDevice: players.count > 1)
-            await purchase(plan)
+        for _ in 0..<count { await purchaseNext() }
+    }
+
+    /// Launches the app, before a serial run's first turn.
+    func start() async {
+        await launch()
+    }
+
+    /// Makes the next purchase under the faults its plan rolls; in a serial run, returns
+    /// only once the app has nothing left to do, so the next device's turn starts from rest.
+    func purchaseNext() async {
+        let plan = DevicePlan(dice: &dice, products: world.products, sharedDevice: players.count > 1)
+        await purchase(plan)
+        if world.serial { await settle() }
+    }
+
+    /// In a serial run, waits (up to 10 s) until the app has nothing left to do: no order
+    /// being worked on or with work left, nothing unfinished in the store. Anything the
+    /// store's transaction updates would otherwise pick up at a moment of their own is
+    /// then handled at a fixed point of the turn.
+    private func settle() async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !crashed, let pipeline {
+            await pipeline.waitUntilIdle()
+            let unfinished = (try? await store.unfinishedTransactions()) ?? []
+            let working = await pipeline.allRecords().contains(where: \.hasWorkLeft)
+            if unfinished.isEmpty && !working { return }
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 
@@ -65,6 +92,43 @@ actor SimulatedDevice {
         }
     }
 
+    /// What is still left on this device, for each purchase with work left: the journal's
+    /// unsettled orders, the store's unfinished transactions, pending Ask to Buy, and
+    /// whether the app runs at all.
+    func waits() async -> [DeviceWait] {
+        var waits: [DeviceWait] = []
+        let running = pipeline != nil && !crashed
+        for transaction in (try? await world.emulator.unfinishedTransactions(deviceId: id)) ?? [] {
+            waits.append(
+                DeviceWait(
+                    transactionId: transaction.transactionId, token: nil,
+                    wait: PurchaseWait(.unfinishedTransaction, "unfinished in the store on \(id)")))
+            if !running {
+                waits.append(
+                    DeviceWait(
+                        transactionId: transaction.transactionId, token: nil,
+                        wait: PurchaseWait(.appNotRunning, "the app on \(id) is not running")))
+            }
+        }
+        for record in await pipeline?.allRecords() ?? [] where record.hasWorkLeft {
+            waits.append(
+                DeviceWait(
+                    transactionId: record.transactionId, token: record.appAccountToken,
+                    wait: PurchaseWait(
+                        .journal,
+                        "\(id) journal: \(record.state.label) for \(record.playerId), \(record.attempts) failed attempts"
+                    )
+                ))
+        }
+        for pending in await world.emulator.pendingPurchases(deviceId: id) {
+            waits.append(
+                DeviceWait(
+                    transactionId: nil, token: pending.appAccountToken,
+                    wait: PurchaseWait(.askToBuy, "Ask to Buy \(pending.pendingId) on \(id), \(pending.productId)")))
+        }
+        return waits
+    }
+
     /// Stops the app.
     func shutDown() async {
         await pipeline?.stop()
@@ -79,10 +143,17 @@ actor SimulatedDevice {
         if crashed || pipeline == nil { await relaunch() }
         if plan.parentDecidesNow { await decideAskToBuy(approving: plan.parentApproves) }
         await reverseRefunds()
+        if world.serial { await settle() }
         if plan.switchesPlayerFirst { await switchPlayer() }
         if plan.restartsServer {
-            let chaos = world.chaos
-            Task { try? await chaos.restart(downtimeMilliseconds: plan.serverDowntimeMilliseconds) }
+            // Serial runs restart the server before the purchase rather than during it.
+            let instance = plan.serverInstanceRoll % world.serverURLs.count
+            if world.serial {
+                try? await world.chaos.restart(
+                    instance: instance, downtimeMilliseconds: plan.serverDowntimeMilliseconds)
+            } else {
+                await world.chaos.schedule(instance: instance, downtimeMilliseconds: plan.serverDowntimeMilliseconds)
+            }
         }
         if plan.forges { await world.attacker.forge(productId: plan.productId) }
         if plan.replays { await world.attacker.replay() }
@@ -97,7 +168,7 @@ actor SimulatedDevice {
     private func buy(_ plan: DevicePlan) async {
         if signedIn == nil { await signIn(players[0]) }
         guard let pipeline else {
-            await world.tally.count(outcome: "app_not_running")
+            await world.tally.count(outcome: "app_not_running", device: id)
             return
         }
         if plan.asksToBuy {
@@ -107,7 +178,7 @@ actor SimulatedDevice {
         do {
             outcome = try await pipeline.purchase(productId: plan.productId, quantity: plan.quantity)
         } catch {
-            await world.tally.count(outcome: error is SimulatedCrash ? "killed" : "app_not_running")
+            await world.tally.count(outcome: error is SimulatedCrash ? "killed" : "app_not_running", device: id)
             // Killed (or found dead): the next purchase relaunches the app.
             if plan.asksToBuy {
                 _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false))
@@ -116,12 +187,12 @@ actor SimulatedDevice {
             return
         }
         switch outcome {
-        case .delivered: await world.tally.count(outcome: "delivered")
-        case .pending: await world.tally.count(outcome: "pending")
-        case .cancelled: await world.tally.count(outcome: "cancelled")
+        case .delivered: await world.tally.count(outcome: "delivered", device: id)
+        case .pending: await world.tally.count(outcome: "pending", device: id)
+        case .cancelled: await world.tally.count(outcome: "cancelled", device: id)
         case .failed(let record):
             if case .failed(let reason) = record.state {
-                await world.tally.count(outcome: "failed:\(reason)")
+                await world.tally.count(outcome: "failed:\(reason)", device: id)
             }
         }
         if plan.asksToBuy {
@@ -171,6 +242,8 @@ actor SimulatedDevice {
             if plan?.refundsBeforeDelivery == true {
                 plan?.refundsBeforeDelivery = false
                 await refund(transactionId, reversing: plan?.reversesRefund == true)
+                // Serial runs let the REFUND reach the server (or fail to) before the report.
+                if world.serial { await world.emulator.waitForNotificationDeliveries() }
             }
         }
         guard !calm else { return }
@@ -254,11 +327,13 @@ actor SimulatedDevice {
         let secret = world.playerSecret
         let configuration = PipelineConfiguration(
             store: store,
-            journal: MirroredPurchaseJournal(
-                primary: FilePurchaseJournal(url: appDirectory.appendingPathComponent("journal")),
-                mirror: FilePurchaseJournal(url: keychainDirectory.appendingPathComponent("journal"))),
+            journal: RecordingPurchaseJournal(
+                base: MirroredPurchaseJournal(
+                    primary: FilePurchaseJournal(url: appDirectory.appendingPathComponent("journal")),
+                    mirror: FilePurchaseJournal(url: keychainDirectory.appendingPathComponent("journal"))),
+                device: id, timeline: world.timeline),
             server: PurchaseServerClient(
-                baseURL: world.serverURL,
+                baseURL: world.serverURLs[index % world.serverURLs.count],
                 transport: SimulatedNetwork(base: DeviceHTTPTransport(client: world.http), weather: weather)),
             tokens: { PlayerTokenVerifier.issue(playerId: $0, secret: secret) },
             retry: world.retry,

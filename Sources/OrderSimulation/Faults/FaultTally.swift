@@ -3,6 +3,8 @@
 actor FaultTally {
     private(set) var counts: [FaultKind: Int] = [:]
     private(set) var outcomes: [String: Int] = [:]
+    /// Every purchase call's outcome as `DEVICE OUTCOME`, in the order the calls ended.
+    private(set) var outcomeSequence: [String] = []
 
     /// Counts one `kind`.
     func count(_ kind: FaultKind, times: Int = 1) {
@@ -10,8 +12,10 @@ actor FaultTally {
         counts[kind, default: 0] += times
     }
 
-    /// Counts a purchase call that ended with `outcome` (`delivered`, `failed:REASON`, `killed`, …).
-    func count(outcome: String) {
+    /// Counts a purchase call on `device` that ended with `outcome` (`delivered`,
+    /// `failed:REASON`, `killed`, …).
+    func count(outcome: String, device: String) {
         outcomes[outcome, default: 0] += 1
+        outcomeSequence.append("\(device) \(outcome)")
     }
 }

@@ -15,6 +15,9 @@ public struct IntegrityCounts: Codable, Hashable, Sendable {
     public var forgedDelivered: Int
     /// Charges refunded at the end of the run.
     public var refunded: Int
+    /// Purchases still in flight when the run was judged, counted in none of the above
+    /// violations (see ``IntegrityVerdict/separatingInFlight(waits:uncharged:)``).
+    public var inFlight: Int = 0
 
     /// Whether nothing was lost, duplicated, misdelivered or forged.
     public var holds: Bool { lost == 0 && duplicates == 0 && wrongPlayer == 0 && forgedDelivered == 0 }

@@ -18,7 +18,15 @@ import StoreKeeperDev
 ///
 /// Every fault decision comes from the seed (each device rolls its own plan); the
 /// interleaving of concurrent devices and the server's timing do not, so two runs of one
-/// seed inject the same planned faults and nearly the same per-request ones.
+/// seed inject the same planned faults and nearly the same per-request ones. A serial run
+/// (``SimulationConfiguration/serial``) fixes the devices' interleaving too.
+///
+/// A purchase something still works on when the run is judged (an unfinished transaction,
+/// a journal mid-way, a notification with attempts left, a failed reconciler pass) is
+/// waited for, and if it is still in flight after
+/// ``SimulationConfiguration/extraQuiesceRounds`` it is reported as such
+/// (``SimulationReport/inFlight``), never as lost. When anything offends or stays in flight,
+/// the run writes every such purchase's full history (``SimulationHistory``) to a file.
 public struct Simulation: Sendable {
     /// What runs.
     public let configuration: SimulationConfiguration
@@ -51,7 +59,8 @@ public struct Simulation: Sendable {
             DevStackConfiguration(
                 databaseURL: configuration.databaseURL ?? "sqlite:\(directory.path)/ledger.sqlite",
                 emulatorDirectory: directory.appendingPathComponent("emulator"), notificationTimeScale: 0.000_01,
-                server: serverConfiguration(playerSecret: playerSecret), logger: logger))
+                server: serverConfiguration(playerSecret: playerSecret), instances: configuration.instances,
+                logger: logger))
         do {
             let report = try await run(on: stack, directory: directory, playerSecret: playerSecret, started: started)
             await stack.stop()
@@ -85,11 +94,17 @@ public struct Simulation: Sendable {
         await emulator.setFaults(appleFaults)
         let tally = FaultTally()
         let book = PaymentBook()
+        let timeline = JournalTimeline(started: started)
         let serverURL = await stack.baseURL
+        var serverURLs: [URL] = []
+        for instance in 0..<stack.instanceCount { serverURLs.append(await stack.baseURL(instance: instance)) }
+        let chaos = ServerChaos(stack: stack, tally: tally)
+        let reconciler = ReconcilerDriver(stack: stack, chaos: chaos, started: started)
         let world = SimulationWorld(
-            emulator: emulator, serverURL: serverURL, http: http, playerSecret: playerSecret,
-            directory: directory.appendingPathComponent("devices"), rates: rates, seed: configuration.seed, book: book,
-            tally: tally, chaos: ServerChaos(stack: stack, tally: tally),
+            emulator: emulator, serverURLs: serverURLs, http: http, playerSecret: playerSecret,
+            directory: directory.appendingPathComponent("devices"), rates: rates, seed: configuration.seed,
+            serial: configuration.serial, book: book, tally: tally, timeline: timeline,
+            chaos: chaos,
             attacker: try Attacker(
                 baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret,
                 bundleId: emulator.configuration.bundleId, book: book,
@@ -98,10 +113,19 @@ public struct Simulation: Sendable {
         let devices = makeDevices(world)
         let shares = Self.shares(of: configuration.purchases, among: devices.count)
 
-        await withTaskGroup(of: Void.self) { group in
-            for (device, share) in zip(devices, shares) {
-                group.addTask { await device.run(purchases: share) }
+        if configuration.serial {
+            await takeTurns(devices, shares: shares, reconciler: reconciler)
+        } else {
+            let periodic =
+                configuration.reconcilerIntervalSeconds > 0
+                ? reconciler.periodically(every: .seconds(configuration.reconcilerIntervalSeconds)) : nil
+            await withTaskGroup(of: Void.self) { group in
+                for (device, share) in zip(devices, shares) {
+                    group.addTask { await device.run(purchases: share) }
+                }
             }
+            periodic?.cancel()
+            await periodic?.value
         }
 
         // Quiesce: the faults end, every app finishes its work, Apple's notifications are
@@ -112,18 +136,71 @@ public struct Simulation: Sendable {
         await emulator.setFaults(EmulatorFaults())
         try await quiesce(devices, for: .seconds(120))
         await emulator.waitForNotificationDeliveries()
-        try await reconcile(stack)
+        await reconciler.settle("quiesce")
         try await quiesce(devices, for: .seconds(30))
+
+        let judge = Judge(
+            stack: stack, devices: devices, book: book, timeline: timeline, reconciler: reconciler,
+            notificationFaults: self.notificationFaults)
+        var (verdict, offenders) = try await judge.verdict()
+        let firstInFlight = verdict.inFlight
+        // A purchase still in flight is waited for, a round at a time, never counted as lost.
+        var rounds = 0
+        while !verdict.isConclusive && rounds < configuration.extraQuiesceRounds {
+            rounds += 1
+            try await quiesce(devices, for: .seconds(60))
+            await emulator.waitForNotificationDeliveries()
+            await reconciler.settle("quiesce round \(rounds + 1)")
+            try await quiesce(devices, for: .seconds(30))
+            (verdict, offenders) = try await judge.verdict()
+        }
 
         var faults = await tally.counts.merging(notificationFaults, uniquingKeysWith: +)
         faults[.verifyReceiptOutage] = appleFaults["verifyReceipt", default: 0]
         faults[.serverAPIOutage] = appleFaults.filter { $0.key != "verifyReceipt" }.values.reduce(0, +)
-        let report = try await judge(
-            stack: stack, players: devices.flatMap(\.players), book: book, tally: tally,
-            faults: faults.filter { $0.value > 0 },
-            started: started)
+        faults = faults.filter { $0.value > 0 }
+        let sequence = await tally.outcomeSequence
+        let restarts = await world.chaos.restarts
+        var report = SimulationReport(
+            counts: verdict.counts, reversed: await emulator.ledger().count { $0.refundState == .reversed },
+            faults: faults, seed: configuration.seed,
+            elapsedSeconds: (ContinuousClock.now - started) / .seconds(1), purchases: configuration.purchases,
+            players: configuration.players, outcomes: await tally.outcomes, offenders: offenders,
+            inFlight: verdict.inFlight, serial: configuration.serial, extraQuiesceRounds: rounds,
+            outcomeDigest: Self.digest(sequence), instances: stack.instanceCount,
+            restartsByInstance: (0..<stack.instanceCount).map { restarts[$0, default: 0] })
+        let stillInFlight = Set(verdict.inFlight.map { $0.transactionId ?? $0.appAccountToken ?? "" })
+        report.resolvedInFlight = firstInFlight.filter {
+            !stillInFlight.contains($0.transactionId ?? $0.appAccountToken ?? "")
+        }
+        if configuration.historyDirectory != nil || !verdict.holds || !verdict.isConclusive || rounds > 0 {
+            let history = SimulationHistory(
+                seed: configuration.seed, serial: configuration.serial, players: configuration.players,
+                purchases: configuration.purchases,
+                faults: Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value) }),
+                outcomeSequence: sequence, reconcilerPasses: await reconciler.passes,
+                offenders: try await judge.histories(of: verdict, resolved: report.resolvedInFlight))
+            report.historyFile = try write(history).path
+        }
         for device in devices { await device.shutDown() }
         return report
+    }
+
+    /// A serial run: one purchase at a time, the devices' turns in an order drawn from the
+    /// seed, a reconciler pass every ``SimulationConfiguration/serialReconcilerEvery`` purchases.
+    private func takeTurns(_ devices: [SimulatedDevice], shares: [Int], reconciler: ReconcilerDriver) async {
+        for device in devices { await device.start() }
+        var turns = zip(devices.indices, shares).flatMap { Array(repeating: $0, count: $1) }
+        var generator = SplitMix64(seed: configuration.seed ^ 0x5E71_A100_7075_0000)
+        turns.shuffle(using: &generator)
+        for (made, index) in turns.enumerated() {
+            await devices[index].purchaseNext()
+            let count = made + 1
+            if configuration.reconcilerIntervalSeconds > 0 && count % SimulationConfiguration.serialReconcilerEvery == 0
+            {
+                await reconciler.pass("after purchase \(count)")
+            }
+        }
     }
 
     /// The devices: one per player, except every fifth, which two players share; every
@@ -156,61 +233,26 @@ public struct Simulation: Sendable {
         }
     }
 
-    private func reconcile(_ stack: DevStack) async throws {
-        guard let reconciler = try await stack.server.reconciler else { return }
-        var failures = 0
-        while true {
-            do {
-                _ = try await reconciler.run()
-                return
-            } catch {
-                failures += 1
-                guard failures < 5 else { throw error }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
+    /// The first 16 hex digits of the SHA-256 of the outcome sequence, one per line: equal
+    /// for two runs whose purchase calls ended the same way in the same order.
+    private static func digest(_ sequence: [String]) -> String {
+        SHA256.hash(data: Data(sequence.joined(separator: "\n").utf8)).prefix(8).map {
+            String(format: "%02x", $0)
+        }.joined()
     }
 
-    private func judge(
-        stack: DevStack, players: [String], book: PaymentBook, tally: FaultTally, faults: [FaultKind: Int],
-        started: ContinuousClock.Instant
-    ) async throws -> SimulationReport {
-        let store = try await stack.store
-        let catalog = stack.configuration.catalog
-        var charges: [Charge] = []
-        var tokens: [String: String] = [:]
-        var reversed = 0
-        for transaction in await stack.emulator.ledger() {
-            let payer: String? =
-                if let token = transaction.appAccountToken { await book.payer(token: token) } else { nil }
-            tokens[transaction.transactionId] = transaction.appAccountToken
-            if transaction.refundState == .reversed { reversed += 1 }
-            charges.append(
-                Charge(
-                    transactionId: transaction.transactionId, productId: transaction.productId,
-                    quantity: transaction.quantity, payer: payer, refunded: transaction.isRevoked))
-        }
-        let ledger = try await store.deliveries(players: players + [Attacker.playerId])
-        let verdict = IntegrityOracle { catalog.product($0)?.grants }.judge(charges: charges, ledger: ledger)
-        var offenders: [SimulationReport.Offender] = []
-        for violation in verdict.violations {
-            var history = await book.history(
-                token: tokens[violation.transactionId], transactionId: violation.transactionId)
-            for event in try await store.events(transactionId: violation.transactionId) {
-                let detail = event.detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                history.append(
-                    "server: \(event.type.rawValue) \(event.playerId ?? "-") \(detail.joined(separator: " "))")
-            }
-            offenders.append(
-                SimulationReport.Offender(
-                    kind: violation.kind, transactionId: violation.transactionId, detail: violation.detail,
-                    history: history))
-        }
-        return SimulationReport(
-            counts: verdict.counts, reversed: reversed,
-            faults: faults, seed: configuration.seed,
-            elapsedSeconds: (ContinuousClock.now - started) / .seconds(1), purchases: configuration.purchases,
-            players: configuration.players, outcomes: await tally.outcomes, offenders: offenders)
+    /// Writes the history to `simulation-SEED-offenders.json` in the history directory (the
+    /// current directory by default).
+    private func write(_ history: SimulationHistory) throws -> URL {
+        let directory =
+            configuration.historyDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("simulation-\(configuration.seed)-offenders.json")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(history).write(to: file, options: .atomic)
+        return file
     }
 
     // MARK: Configuration
@@ -219,7 +261,8 @@ public struct Simulation: Sendable {
         var server = DevStackConfiguration.development
         server.playerTokenSecret = playerSecret
         server.adminKey = Self.randomSecret()
-        server.reconcilerIntervalSeconds = configuration.reconcilerIntervalSeconds
+        // The simulation runs the reconciler itself (``ReconcilerDriver``), to keep each pass.
+        server.reconcilerIntervalSeconds = 0
         // Every receipt is checked with Apple too, so verifyReceipt outages reach the
         // StoreKit 1 devices' reports.
         server.verifyReceipt.mode = .secondOpinion

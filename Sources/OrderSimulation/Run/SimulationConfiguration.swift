@@ -12,15 +12,38 @@ public struct SimulationConfiguration: Sendable {
     public var databaseURL: String?
     /// The faults and their rates.
     public var faults: FaultRates
-    /// How often the server's reconciler runs during the run, in seconds; 0 runs it only
+    /// How often the simulation runs the server's reconciler during the run, in seconds
+    /// (a serial run counts purchases instead, see ``serial``); 0 runs it only
     /// when the run quiesces. Each pass re-reads the last hour of Apple's notification
     /// history, so a long, busy run wants it rare.
     public var reconcilerIntervalSeconds: Double
+    /// Whether devices take turns: one purchase at a time across the whole run, in an order
+    /// the seed draws, each turn ending when its app has nothing left to do, server restarts
+    /// made between turns and reconciler passes every ``serialReconcilerEvery`` purchases
+    /// (when ``reconcilerIntervalSeconds`` is not 0). Slower, and as close to a replay of
+    /// the seed as the run gets (docs/RELIABILITY.md says how close).
+    public var serial: Bool
+    /// Where to write the offenders' history (`simulation-SEED-offenders.json`): always
+    /// when set; when `nil`, in the current directory and only if something offended or
+    /// stayed in flight.
+    public var historyDirectory: URL?
+    /// How many more rounds of quiescing (devices, notifications, a reconciler pass) the
+    /// run waits when purchases are still in flight at the first judgement, before it
+    /// ends inconclusive.
+    public var extraQuiesceRounds: Int
+
+    /// How many purchase server instances share the database (PostgreSQL only for more than
+    /// one): devices are spread over them and server restarts strike each.
+    public var instances: Int
+
+    /// Purchases between two reconciler passes in a serial run.
+    public static let serialReconcilerEvery = 200
 
     /// Creates a configuration.
     public init(
         players: Int = 20, purchases: Int = 200, seed: UInt64 = 1, databaseURL: String? = nil,
-        faults: FaultRates = .all, reconcilerIntervalSeconds: Double = 10
+        faults: FaultRates = .all, reconcilerIntervalSeconds: Double = 10, serial: Bool = false,
+        historyDirectory: URL? = nil, extraQuiesceRounds: Int = 2, instances: Int = 1
     ) {
         self.players = players
         self.purchases = purchases
@@ -28,6 +51,10 @@ public struct SimulationConfiguration: Sendable {
         self.databaseURL = databaseURL
         self.faults = faults
         self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
+        self.serial = serial
+        self.historyDirectory = historyDirectory
+        self.extraQuiesceRounds = extraQuiesceRounds
+        self.instances = instances
     }
 
     /// The longest reconciler interval, in seconds: a year, as the server accepts.
@@ -38,6 +65,13 @@ public struct SimulationConfiguration: Sendable {
         var problems: [String] = []
         if players < 1 { problems.append("players must be at least 1") }
         if purchases < 0 { problems.append("purchases must not be negative") }
+        if extraQuiesceRounds < 0 { problems.append("extra quiesce rounds must not be negative") }
+        if instances < 1 { problems.append("instances must be at least 1") }
+        if instances > 1 && databaseURL?.hasPrefix("postgres") != true {
+            problems.append(
+                "\(instances) server instances need a PostgreSQL database (--database postgres://…): "
+                    + "an SQLite ledger is one process's file")
+        }
         if !(reconcilerIntervalSeconds >= 0 && reconcilerIntervalSeconds <= Self.longestReconcilerInterval) {
             problems.append(
                 "the reconciler interval must be from 0 to \(Self.longestReconcilerInterval) seconds (a year), "

@@ -7,15 +7,20 @@ import PurchaseSDK
 /// truth, the fault counts, the server restarts and the attacker.
 struct SimulationWorld: Sendable {
     let emulator: AppStoreEmulator
-    let serverURL: URL
+    /// Where each server instance answers; device `i` talks to instance `i % count`.
+    let serverURLs: [URL]
     /// The devices' connections to the server.
     let http: HTTPClient
     let playerSecret: String
     let directory: URL
     let rates: FaultRates
     let seed: UInt64
+    /// Whether devices take turns, one purchase at a time (``SimulationConfiguration/serial``).
+    let serial: Bool
     let book: PaymentBook
     let tally: FaultTally
+    /// Every state the devices' journals write.
+    let timeline: JournalTimeline
     let chaos: ServerChaos
     let attacker: Attacker
     /// The consumables the devices buy.
