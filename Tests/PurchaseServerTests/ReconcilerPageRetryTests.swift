@@ -1,0 +1,92 @@
+import AppStoreAPI
+import Foundation
+import Ledger
+import LedgerTestSupport
+import Synchronization
+import Testing
+
+@testable import PurchaseServer
+
+/// A page of Apple's notification history that fails with a transient error is asked for
+/// again, so one error does not throw a whole pass away; a page that keeps failing ends the
+/// pass without moving the checkpoint.
+@Suite("Reconciler page retries")
+struct ReconcilerPageRetryTests {
+    @Test("a history page answered 503 twice is asked for again and the pass completes")
+    func transientErrorsAreRetried() async throws {
+        let history = HistoryRequests(failing: 2)
+        try await withReconciler(history) { fixture, reconciler, store in
+            let report = try await reconciler.run()
+            #expect(history.count == 3, "two 503s, then the page")
+            #expect(report.processed >= 1)
+            #expect(try await fixture.wallet("alice") == ["coins": 100])
+            #expect(try await store.checkpoint(Reconciler.checkpointName) != nil)
+        }
+    }
+
+    @Test("a history page that keeps failing ends the pass after four attempts, checkpoint unmoved")
+    func persistentErrorsEndThePass() async throws {
+        let history = HistoryRequests(failing: .max)
+        try await withReconciler(history) { fixture, reconciler, store in
+            var failure: (any Error)?
+            do {
+                _ = try await reconciler.run()
+            } catch {
+                failure = error
+            }
+            #expect(failure is AppStoreServerAPIError, "\(String(describing: failure))")
+            #expect(history.count == Reconciler.pageAttempts)
+            let wallet = try await fixture.wallet("alice")
+            let checkpoint = try await store.checkpoint(Reconciler.checkpointName)
+            #expect(wallet.isEmpty)
+            #expect(checkpoint == nil)
+        }
+    }
+
+    /// Counts the requests for Apple's notification history and answers the first `failing`
+    /// with 503.
+    final class HistoryRequests: Sendable {
+        private let failing: Int
+        private let requests = Mutex(0)
+
+        init(failing: Int) {
+            self.failing = failing
+        }
+
+        var count: Int { requests.withLock { $0 } }
+
+        /// Whether this request (counted now) is one to fail.
+        func fails() -> Bool {
+            requests.withLock {
+                $0 += 1
+                return $0 <= failing
+            }
+        }
+    }
+
+    /// A server whose reconciler reads the emulator's history through `history`, with one
+    /// purchase paid and never reported (only the history delivers it).
+    private func withReconciler(
+        _ history: HistoryRequests,
+        _ body: (ServerFixture, Reconciler, any LedgerStore) async throws -> Void
+    ) async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        _ = try await fixture.pay(token: order.appAccountToken)
+        let server = try await fixture.server
+        let store = try await fixture.store
+        let transport = ClosureHTTPTransport { request in
+            if request.url.path.hasSuffix("/notifications/history"), history.fails() {
+                return HTTPResponseData(status: 503)
+            }
+            return try await AsyncHTTPClientTransport().send(request)
+        }
+        let reconciler = Reconciler(
+            client: AppStoreServerAPIClient(
+                baseURL: await fixture.stack.baseURL.appendingPathComponent("sandbox"),
+                key: fixture.emulator.identity.apiKey, transport: transport),
+            intake: server.intake, store: store, lookback: 86_400, holder: "this-instance", gate: PassGate())
+        try await body(fixture, reconciler, store)
+    }
+}
