@@ -58,22 +58,14 @@ struct ReconcilerLeaseTests {
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         _ = try await fixture.pay(token: order.appAccountToken)
-        let server = try await fixture.server
         let store = try await fixture.store
         // While the pass reads the history, its lease passes to another instance (as when
         // a page takes longer than the lease and another instance takes it over).
-        let transport = ClosureHTTPTransport { request in
-            if request.url.path.hasSuffix("/notifications/history") {
-                try await store.releaseLease(Reconciler.leaseName, holder: "this-instance")
-                _ = try await store.acquireLease(Reconciler.leaseName, holder: "other-instance", duration: 60)
-            }
-            return try await AsyncHTTPClientTransport().send(request)
+        let reconciler = try await fixture.reconciler(holder: "this-instance") { _ in
+            try await store.releaseLease(Reconciler.leaseName, holder: "this-instance")
+            _ = try await store.acquireLease(Reconciler.leaseName, holder: "other-instance", duration: 60)
+            return nil
         }
-        let reconciler = Reconciler(
-            client: AppStoreServerAPIClient(
-                baseURL: await fixture.stack.baseURL.appendingPathComponent("sandbox"),
-                key: fixture.emulator.identity.apiKey, transport: transport),
-            intake: server.intake, store: store, lookback: 86_400, holder: "this-instance", gate: PassGate())
 
         await #expect(throws: ReconcilerLeaseError.lost) { try await reconciler.run() }
         #expect(try await store.checkpoint(Reconciler.checkpointName) == nil, "the checkpoint did not move")

@@ -74,19 +74,9 @@ struct ReconcilerPageRetryTests {
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         _ = try await fixture.pay(token: order.appAccountToken)
-        let server = try await fixture.server
-        let store = try await fixture.store
-        let transport = ClosureHTTPTransport { request in
-            if request.url.path.hasSuffix("/notifications/history"), history.fails() {
-                return HTTPResponseData(status: 503)
-            }
-            return try await AsyncHTTPClientTransport().send(request)
+        let reconciler = try await fixture.reconciler(holder: "this-instance") { _ in
+            history.fails() ? HTTPResponseData(status: 503) : nil
         }
-        let reconciler = Reconciler(
-            client: AppStoreServerAPIClient(
-                baseURL: await fixture.stack.baseURL.appendingPathComponent("sandbox"),
-                key: fixture.emulator.identity.apiKey, transport: transport),
-            intake: server.intake, store: store, lookback: 86_400, holder: "this-instance", gate: PassGate())
-        try await body(fixture, reconciler, store)
+        try await body(fixture, reconciler, try await fixture.store)
     }
 }

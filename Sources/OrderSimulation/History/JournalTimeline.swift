@@ -34,18 +34,9 @@ actor JournalTimeline {
 }
 
 extension PurchaseState {
-    /// The state as one word: `purchased`, `failed:REASON`, …
+    /// The state as one word, with a failure's reason: `purchased`, `failed:REASON`, …
     var label: String {
-        switch self {
-        case .created: "created"
-        case .purchasing: "purchasing"
-        case .purchased: "purchased"
-        case .reported: "reported"
-        case .delivered: "delivered"
-        case .finished: "finished"
-        case .pending: "pending"
-        case .failed(let reason): "failed:\(reason)"
-        case .cancelled: "cancelled"
-        }
+        if case .failed(let reason) = self { return "failed:\(reason)" }
+        return name
     }
 }

@@ -207,8 +207,9 @@ extension PurchaseRecord {
 }
 
 extension PurchaseState {
-    /// The state's name in events: `purchased`, `failed`, …
-    var name: String {
+    /// The state's name in events: `purchased`, `failed`, … (a failure's reason is left
+    /// out; it travels as an attribute of its own).
+    public var name: String {
         switch self {
         case .created: "created"
         case .purchasing: "purchasing"
