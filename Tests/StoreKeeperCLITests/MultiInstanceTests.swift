@@ -61,20 +61,8 @@ struct MultiInstanceTests {
                 truth: truth, emulatorPort: emulator.port, duplicatePort: servers[(index + 1) % Self.instances].port)
         }
         let total = Self.players.count * Self.purchasesPerPlayer
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for app in apps {
-                group.addTask {
-                    try await app.buy(Self.purchasesPerPlayer, productIds: ["coins100", "coins500", "potion"])
-                }
-            }
-            group.addTask {
-                for round in 1...Self.kills {
-                    try await truth.waitForAcknowledged(round * total / (Self.kills + 1))
-                    try await servers[Self.victim].killAndRestart()
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await buyWhileKilling(
+            apps, purchases: Self.purchasesPerPlayer, victim: servers[Self.victim], kills: Self.kills, truth: truth)
         let loaded = ContinuousClock.now
 
         // Quiesce: every delivery's webhook acknowledged (a post claimed by a killed instance

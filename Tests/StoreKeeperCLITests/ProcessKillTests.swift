@@ -34,21 +34,8 @@ struct ProcessKillTests {
         }
         let total = Self.players.count * Self.purchasesPerPlayer
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for app in apps {
-                group.addTask {
-                    try await app.buy(Self.purchasesPerPlayer, productIds: ["coins100", "coins500", "potion"])
-                }
-            }
-            group.addTask {
-                for round in 1...Self.kills {
-                    try await truth.waitForAcknowledged(round * total / (Self.kills + 1))
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 0...100)))
-                    try await server.killAndRestart()
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await buyWhileKilling(
+            apps, purchases: Self.purchasesPerPlayer, victim: server, kills: Self.kills, truth: truth)
         let (status, ledger) = try await LoopbackHTTP.requestList(port: server.port, "GET", "/emulator/v1/ledger")
         #expect(status == 200)
         #expect(await server.stop() == 0, "SIGTERM stops the last server gracefully")
