@@ -1,4 +1,5 @@
 import AppStoreAPI
+import AppStoreEmulator
 import Foundation
 import Ledger
 import LedgerTestSupport
@@ -41,6 +42,39 @@ struct ReconcilerPageRetryTests {
             #expect(wallet.isEmpty)
             #expect(checkpoint == nil)
         }
+    }
+
+    @Test("a notification that fails to process does not stop the pass: the rest of the history is processed")
+    func failingNotificationDoesNotStopThePass() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        // In Apple's history: alice's charge, a CONSUMPTION_REQUEST whose answer Apple
+        // refuses, then bob's charge.
+        let first = try await fixture.order("alice")
+        let refused = try #require(try await fixture.pay(token: first.appAccountToken).transactionId)
+        try await fixture.emulator.requestConsumption(transactionId: refused)
+        let second = try await fixture.order("bob")
+        _ = try await fixture.pay(token: second.appAccountToken)
+        await fixture.emulator.setFaults(
+            EmulatorFaults(endpoints: ["sendConsumptionInformation": EndpointFaults(errorRate: 1)]))
+        let reconciler = try await fixture.reconciler(holder: "this-instance") { _ in nil }
+
+        var failure: (any Error)?
+        do {
+            _ = try await reconciler.run()
+        } catch {
+            failure = error
+        }
+        #expect(failure is AppStoreServerAPIError, "the consumption answer's failure ends the pass")
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+        #expect(try await fixture.wallet("bob") == ["coins": 100], "the history after the failure was processed")
+        let store = try await fixture.store
+        #expect(try await store.checkpoint(Reconciler.checkpointName) == nil, "the next pass reads it again")
+
+        await fixture.emulator.setFaults(EmulatorFaults())
+        _ = try await reconciler.run()
+        #expect(try await fixture.emulator.consumptionInformation(refused) != nil, "answered by the next pass")
+        #expect(try await store.checkpoint(Reconciler.checkpointName) != nil)
     }
 
     /// Counts the requests for Apple's notification history and answers the first `failing`

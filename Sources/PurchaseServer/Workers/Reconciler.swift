@@ -65,8 +65,9 @@ public struct Reconciler: Sendable {
     ///
     /// - Throws: ``ReconcilerLeaseError/held(by:until:)`` (nothing read) or
     ///   ``ReconcilerLeaseError/lost`` (the pass outlived its lease); ``AppStoreServerAPIError``
-    ///   when Apple fails, or the ledger's error. The checkpoint stays where it was, so the
-    ///   next pass reads the period again.
+    ///   when Apple fails to serve the history; the first error of a notification that could
+    ///   not be processed, after the rest of the history was (it stays unprocessed). The
+    ///   checkpoint stays where it was, so the next pass reads the period again.
     public func run(now: Date = Date()) async throws -> Report {
         try await gate.run {
             let lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
@@ -102,6 +103,7 @@ public struct Reconciler: Sendable {
             startDate: Self.milliseconds(start), endDate: Self.milliseconds(now))
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
         var token: String?
+        var firstFailure: (any Error)?
         repeat {
             let page = try await historyPage(request, paginationToken: token)
             for item in page.notificationHistory ?? [] {
@@ -114,12 +116,20 @@ public struct Reconciler: Sendable {
                     }
                 } catch let error as ServerError where error.status == .unprocessableContent {
                     report.rejected += 1
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    // Left unprocessed (e.g. Apple refused its consumption answer): the rest
+                    // of the history still goes through, and the checkpoint stays for the
+                    // next pass to try it again.
+                    firstFailure = firstFailure ?? error
                 }
             }
             token = page.hasMore == true ? page.paginationToken : nil
             lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
             guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
         } while token != nil
+        if let firstFailure { throw firstFailure }
         let advance = try await store.advanceCheckpoint(
             Self.checkpointName, to: request.endDate ?? 0, holding: lease)
         guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
