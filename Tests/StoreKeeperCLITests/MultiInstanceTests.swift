@@ -85,14 +85,7 @@ struct MultiInstanceTests {
         await webhook.stop()
 
         // Judge: Apple's charges against the ledger, with the payer from the players' own record.
-        let payers = await truth.payers
-        let charges = ledger.map { entry in
-            Charge(
-                transactionId: entry["transactionId"] as? String ?? "", productId: entry["productId"] as? String ?? "",
-                quantity: entry["quantity"] as? Int ?? 0,
-                payer: (entry["appAccountToken"] as? String).flatMap { payers[$0] },
-                refunded: entry["refundState"] as? String == "refunded")
-        }
+        let charges = await truth.charges(fromEmulatorLedger: ledger)
         let finalDeliveries = try await store.deliveries(players: Self.players)
         let migrations = try await store.appliedMigrations()
         try await store.close()

@@ -42,14 +42,7 @@ struct ProcessKillTests {
         #expect(await server.kills == Self.kills)
         #expect(await truth.unanswered >= Self.kills, "each kill left requests unanswered")
 
-        let payers = await truth.payers
-        let charges = ledger.map { entry in
-            Charge(
-                transactionId: entry["transactionId"] as? String ?? "", productId: entry["productId"] as? String ?? "",
-                quantity: entry["quantity"] as? Int ?? 0,
-                payer: (entry["appAccountToken"] as? String).flatMap { payers[$0] },
-                refunded: entry["refundState"] as? String == "refunded")
-        }
+        let charges = await truth.charges(fromEmulatorLedger: ledger)
         #expect(charges.count == total, "one charge per purchase: an answer lost to a kill is found, not paid again")
 
         let store = try database.open()
