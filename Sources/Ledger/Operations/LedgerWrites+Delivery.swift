@@ -13,7 +13,8 @@ extension LedgerWrites {
     ) throws -> LedgerOperation<DeliveryResult> {
         let insert = try LedgerSQL.insertPurchase(delivery, deliveredAt: now)
         return readRefundState(transactionId: delivery.transactionId, dialect: dialect)
-            .then { notices in .checkpoint(.refundStateRead(transactionId: delivery.transactionId), returning: notices)
+            .then { notices in
+                .checkpoint(.refundStateRead(transactionId: delivery.transactionId), returning: notices)
             }
             .then { notices in
                 guard notices.isRevoked else { return .first(insert, Purchase.init(row:)) }
