@@ -164,7 +164,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ///   - request: the consumption information.
     /// - Throws: ``AppStoreServerAPIError``.
     public func sendConsumptionInformation(
-        transactionId: String, _ request: ConsumptionRequest
+        transactionId: String, _ request: ConsumptionRequestV1
     ) async throws(AppStoreServerAPIError) {
         _ = try await perform(.put, ["inApps", "v1", "transactions", "consumption", transactionId], body: request)
     }

@@ -67,6 +67,12 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
     public var appTransactionId: String?
     /// The duration of the offer applied, as an ISO 8601 duration such as `P1M`.
     public var offerPeriod: String?
+    /// How the App Store revoked the transaction: a full or prorated refund, or the end of
+    /// family sharing (App Store Server API 1.18).
+    public var revocationType: RevocationType?
+    /// The share of the transaction refunded or revoked, in milliunits: 100,000 is all of
+    /// it (App Store Server API 1.18); see ``revokedShare``.
+    public var revocationPercentage: Int?
 
     /// Creates a transaction payload; every field defaults to absent.
     public init(
@@ -97,7 +103,9 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
         currency: String? = nil,
         offerDiscountType: OfferDiscountType? = nil,
         appTransactionId: String? = nil,
-        offerPeriod: String? = nil
+        offerPeriod: String? = nil,
+        revocationType: RevocationType? = nil,
+        revocationPercentage: Int? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -127,6 +135,8 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
         self.offerDiscountType = offerDiscountType
         self.appTransactionId = appTransactionId
         self.offerPeriod = offerPeriod
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 }
 
@@ -167,4 +177,16 @@ extension JWSTransactionDecodedPayload {
     /// Whether the App Store refunded or revoked the transaction (a revocation date or
     /// reason is present). A revoked transaction must not be delivered.
     public var isRevoked: Bool { revocationDate != nil || revocationReason != nil }
+
+    /// The revoked share in milliunits (100,000 is the whole transaction), or `nil` when
+    /// the transaction is not revoked. A revocation without a valid ``revocationPercentage``
+    /// (Apple's payloads before API 1.18, or a full refund) counts as the whole
+    /// transaction; a percentage outside 0...100,000 is clamped into it.
+    public var revokedShare: Int? {
+        guard isRevoked else { return nil }
+        guard revocationType == .refundProrated, let percentage = revocationPercentage else {
+            return Milliunits.whole
+        }
+        return min(max(percentage, 0), Milliunits.whole)
+    }
 }

@@ -23,7 +23,8 @@ public struct AppStoreServerAPITokenError: Error, Hashable, Sendable, CustomStri
         case wrongBundleId = "wrong_bundle_id"
         /// `exp` has passed (allowing for clock skew).
         case tokenExpired = "token_expired"
-        /// `exp` is more than 60 minutes after `iat`, or before it.
+        /// `exp` is more than 60 minutes after `iat` (after now, for a token without
+        /// `iat`), or before `iat`.
         case lifetimeTooLong = "lifetime_too_long"
         /// `iat` is in the future (allowing for clock skew).
         case notYetValid = "not_yet_valid"

@@ -8,8 +8,9 @@ import Foundation
 /// Checks, in order: the compact JWT form and JSON header; `alg` is ES256; `kid` names a
 /// registered key; the ES256 signature (raw `r || s`) with that key; the claims decode;
 /// `aud` is `appstoreconnect-v1`; `iss` is the key's issuer; `bid` is one of the key's
-/// bundle ids; `exp - iat` is at most 60 minutes; `iat` is not in the future and `exp`
-/// has not passed, each allowing ``clockSkew``. Every rejection is an
+/// bundle ids; `exp - iat` is at most 60 minutes and `iat` is not in the future, or,
+/// for a token without `iat` (as Apple's own server libraries send), `exp` is at most
+/// 60 minutes from now; `exp` has not passed. Times allow ``clockSkew``. Every rejection is an
 /// ``AppStoreServerAPITokenError`` with a stable code.
 public struct AppStoreServerAPITokenVerifier: Sendable {
     /// A public key registered with the verifier and what tokens signed by it must claim.
@@ -155,7 +156,7 @@ public struct AppStoreServerAPITokenVerifier: Sendable {
         }
         guard let claims = try? JSONDecoder().decode(AppStoreServerAPIClaims.self, from: compact.payload) else {
             throw AppStoreServerAPITokenError(
-                .malformedToken, "the claims are not base64url JSON with iss, iat, exp, aud and bid")
+                .malformedToken, "the claims are not base64url JSON with iss, exp, aud, bid and an optional iat")
         }
         try check(claims, against: key, at: now)
         return claims
@@ -176,19 +177,32 @@ public struct AppStoreServerAPITokenVerifier: Sendable {
             throw AppStoreServerAPITokenError(
                 .wrongBundleId, "bid \"\(claims.bundleId)\" is not an app of key \"\(key.keyId)\"")
         }
-        // In integers: exp and iat may be any Int64, and their difference may not fit.
-        let (lifetime, overflow) = claims.expiresAt.subtractingReportingOverflow(claims.issuedAt)
-        guard !overflow, lifetime > 0, lifetime <= Int64(AppStoreServerAPIClaims.maximumLifetime) else {
-            throw AppStoreServerAPITokenError(
-                .lifetimeTooLong,
-                "exp \(claims.expiresAt) - iat \(claims.issuedAt) must be in (0, "
-                    + "\(AppStoreServerAPIClaims.maximumLifetime)] s"
-            )
-        }
         let nowSeconds = now.timeIntervalSince1970
-        guard TimeInterval(claims.issuedAt) <= nowSeconds + clockSkew else {
-            throw AppStoreServerAPITokenError(
-                .notYetValid, "iat \(claims.issuedAt) is after now (\(nowSeconds) s) plus \(clockSkew) s")
+        // Apple's own server libraries send no `iat`: then `exp` is held to 60 minutes from
+        // now, as it would be from `iat`.
+        if let issuedAt = claims.issuedAt {
+            // In integers: exp and iat may be any Int64, and their difference may not fit.
+            let (lifetime, overflow) = claims.expiresAt.subtractingReportingOverflow(issuedAt)
+            guard !overflow, lifetime > 0, lifetime <= Int64(AppStoreServerAPIClaims.maximumLifetime) else {
+                throw AppStoreServerAPITokenError(
+                    .lifetimeTooLong,
+                    "exp \(claims.expiresAt) - iat \(issuedAt) must be in (0, "
+                        + "\(AppStoreServerAPIClaims.maximumLifetime)] s"
+                )
+            }
+            guard TimeInterval(issuedAt) <= nowSeconds + clockSkew else {
+                throw AppStoreServerAPITokenError(
+                    .notYetValid, "iat \(issuedAt) is after now (\(nowSeconds) s) plus \(clockSkew) s")
+            }
+        } else {
+            let limit = nowSeconds + AppStoreServerAPIClaims.maximumLifetime + clockSkew
+            guard TimeInterval(claims.expiresAt) <= limit else {
+                throw AppStoreServerAPITokenError(
+                    .lifetimeTooLong,
+                    "without iat, exp \(claims.expiresAt) must be at most "
+                        + "\(AppStoreServerAPIClaims.maximumLifetime) s after now (\(nowSeconds) s) plus \(clockSkew) s"
+                )
+            }
         }
         guard nowSeconds < TimeInterval(claims.expiresAt) + clockSkew else {
             throw AppStoreServerAPITokenError(

@@ -186,7 +186,7 @@ struct AppStoreServerAPIClientTests {
     @Test("Send Consumption Information: PUT with Apple's field names; 202 with no body succeeds")
     func consumption() async throws {
         let transport = RecordingTransport(responses: [HTTPResponseData(status: 202)])
-        let request = ConsumptionRequest(
+        let request = ConsumptionRequestV1(
             customerConsented: true, consumptionStatus: 2, platform: 1, sampleContentProvided: false,
             deliveryStatus: 0, appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", accountTenure: 4,
             playTime: 3, lifetimeDollarsRefunded: 1, lifetimeDollarsPurchased: 3, userStatus: 1, refundPreference: 2)
@@ -201,7 +201,7 @@ struct AppStoreServerAPIClientTests {
             sent.bodyText
                 == #"{"accountTenure":4,"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138","consumptionStatus":2,"customerConsented":true,"deliveryStatus":0,"lifetimeDollarsPurchased":3,"lifetimeDollarsRefunded":1,"platform":1,"playTime":3,"refundPreference":2,"sampleContentProvided":false,"userStatus":1}"#
         )
-        let decoded = try JSONDecoder().decode(ConsumptionRequest.self, from: try #require(sent.body))
+        let decoded = try JSONDecoder().decode(ConsumptionRequestV1.self, from: try #require(sent.body))
         #expect(decoded == request)
     }
 

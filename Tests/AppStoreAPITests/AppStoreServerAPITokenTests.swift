@@ -211,6 +211,27 @@ struct AppStoreServerAPITokenTests {
         #expect(rejection(try key.signToken(claims: claims(lifetime: -10)), verifier: verifier) == .lifetimeTooLong)
     }
 
+    @Test("a token without iat, as Apple's server libraries send it, is held to exp within 60 minutes of now")
+    func withoutIssuedAt() throws {
+        let key = try Fixture.key()
+        let verifier = Fixture.verifier(for: key)
+        let now = Int64(Fixture.now.timeIntervalSince1970)
+        func token(expiresIn seconds: Int64) throws -> String {
+            try key.signToken(
+                claims: AppStoreServerAPIClaims(
+                    issuerId: Fixture.issuerId, issuedAt: nil, expiresAt: now + seconds, bundleId: Fixture.bundleId))
+        }
+        let payload = try #require(base64URLDecode(try token(expiresIn: 300).split(separator: ".")[1]))
+        #expect(!String(decoding: payload, as: UTF8.self).contains("iat"))
+        #expect(rejection(try token(expiresIn: 300), verifier: verifier) == nil)
+        #expect(rejection(try token(expiresIn: 3600 + 60), verifier: verifier) == nil)
+        #expect(rejection(try token(expiresIn: 3600 + 61), verifier: verifier) == .lifetimeTooLong)
+        #expect(rejection(try token(expiresIn: 86_400), verifier: verifier) == .lifetimeTooLong)
+        #expect(rejection(try token(expiresIn: -61), verifier: verifier) == .tokenExpired)
+        let verified = try verifier.verify(try token(expiresIn: 300), at: Fixture.now)
+        #expect(verified.issuedAt == nil && verified.issueDate == nil && verified.lifetime == nil)
+    }
+
     @Test("text that is not a signed JWT with the required claims is malformed_token")
     func malformed() throws {
         let key = try Fixture.key()

@@ -178,12 +178,12 @@ struct ServerAPITests {
             let api = fixture.serverAPI(baseURL)
             try await api.sendConsumptionInformation(
                 transactionId: first,
-                ConsumptionRequest(
+                ConsumptionRequestV1(
                     customerConsented: true, consumptionStatus: 3, sampleContentProvided: false, deliveryStatus: 0)
             )
             let recorded = try await client.execute(uri: "/emulator/v1/transactions/\(first)/consumption", method: .get)
             #expect(recorded.status == .ok)
-            #expect(try JSON.decode(ConsumptionRequest.self, recorded.body).consumptionStatus == 3)
+            #expect(try JSON.decode(ConsumptionRequestV1.self, recorded.body).consumptionStatus == 3)
 
             let refunds = try await api.getRefundHistory(transactionId: first, revision: nil)
             let refunded = try await (refunds.signedTransactions ?? []).asyncMap {

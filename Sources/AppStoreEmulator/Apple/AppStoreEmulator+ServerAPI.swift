@@ -129,7 +129,7 @@ extension AppStoreEmulator {
     /// ``consumptionInformation(_:)``.
     public func recordConsumption(
         _ transactionId: String,
-        _ consumption: ConsumptionRequest,
+        _ consumption: ConsumptionRequestV1,
         environment: AppStoreEnvironment
     ) throws {
         var transaction = try visibleTransaction(transactionId, environment: environment)
@@ -141,7 +141,7 @@ extension AppStoreEmulator {
     }
 
     /// The consumption information the developer sent for a transaction.
-    public func consumptionInformation(_ transactionId: String) throws -> ConsumptionRequest? {
+    public func consumptionInformation(_ transactionId: String) throws -> ConsumptionRequestV1? {
         try transaction(transactionId).consumption
     }
 

@@ -56,7 +56,7 @@ extension AppStoreEmulator {
             api.put("\(version)/transactions/consumption/:transactionId") { request, context in
                 await self.serverAPI(request, "sendConsumptionInformation") {
                     let id = try Self.transactionId(context)
-                    let consumption = try await JSONResponse.decode(ConsumptionRequest.self, from: request)
+                    let consumption = try await JSONResponse.decode(ConsumptionRequestV1.self, from: request)
                     try ServerAPIValidation.check(consumption)
                     try await self.recordConsumption(id, consumption, environment: environment)
                     return Response(status: .accepted)

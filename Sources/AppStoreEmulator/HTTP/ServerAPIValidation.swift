@@ -44,7 +44,7 @@ enum ServerAPIValidation {
     }
 
     /// A Send Consumption Information body: consent given, every value Apple's.
-    static func check(_ consumption: ConsumptionRequest) throws(APIError) {
+    static func check(_ consumption: ConsumptionRequestV1) throws(APIError) {
         guard consumption.customerConsented == true else {
             throw APIError(status: 400, code: .invalidCustomerConsented, "customerConsented must be true")
         }

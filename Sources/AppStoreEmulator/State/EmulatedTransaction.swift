@@ -33,7 +33,7 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
     public var revocationDate: Int64?
     public var revocationReason: RevocationReason?
     /// The consumption information the developer sent for this transaction, if any.
-    public var consumption: ConsumptionRequest?
+    public var consumption: ConsumptionRequestV1?
 
     /// Whether Apple currently counts the transaction as refunded.
     public var isRevoked: Bool { refundState == .refunded }

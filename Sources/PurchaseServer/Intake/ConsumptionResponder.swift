@@ -12,7 +12,7 @@ struct ConsumptionResponder: Sendable {
     /// `consumptionStatus`: 0 undeclared (the ledger cannot tell what the player spent).
     func answer(transactionId: String, appAccountToken: String?) async throws {
         let purchase = try await store.purchase(transactionId: transactionId)
-        let request = ConsumptionRequest(
+        let request = ConsumptionRequestV1(
             customerConsented: true,
             consumptionStatus: 0,
             platform: 1,
