@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Creates the virtual environment the API fuzzer runs in (once) and installs its tools.
+"""Creates a virtual environment (once) and installs pinned tools from PyPI into it.
 
-  Scripts/apifuzz/install.py VENV_DIRECTORY
+  Scripts/install_venv.py VENV_DIRECTORY [REQUIREMENT ...]
+
+Without requirements it installs the API fuzzer's (Scripts/apifuzz). A stamp file in the environment
+records what was installed, so a second call with the same requirements does nothing.
 """
 
 import subprocess
@@ -15,14 +18,15 @@ REQUIREMENTS = ["schemathesis==4.32.5"]
 
 def main() -> int:
     directory = Path(sys.argv[1])
+    requirements = sys.argv[2:] or REQUIREMENTS
     python = directory / "bin" / "python"
     stamp = directory / "installed.txt"
-    wanted = "\n".join(REQUIREMENTS)
+    wanted = "\n".join(requirements)
     if stamp.exists() and stamp.read_text() == wanted:
         return 0
     if not python.exists():
         venv.create(directory, with_pip=True)
-    subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", *REQUIREMENTS])
+    subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", *requirements])
     stamp.write_text(wanted)
     return 0
 
