@@ -154,16 +154,30 @@ public struct AppStoreServerAPIClient: Sendable {
         return token
     }
 
-    /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}`,
-    /// the answer to a `CONSUMPTION_REQUEST` notification, due within 12 hours. Apple
-    /// answers 202 Accepted with no body.
+    /// Send Consumption Information: `PUT /inApps/v2/transactions/consumption/{transactionId}`,
+    /// the answer to a `CONSUMPTION_REQUEST` notification, due within 12 hours, for any
+    /// product type. Apple answers 202 Accepted with no body.
     ///
     /// - Parameters:
-    ///   - transactionId: the transaction id of the consumable the customer asked a refund
-    ///     for.
-    ///   - request: the consumption information.
+    ///   - transactionId: the transaction id of the purchase the customer asked a refund for.
+    ///   - request: the consumption information; `customerConsented` must be `true`.
     /// - Throws: ``AppStoreServerAPIError``.
     public func sendConsumptionInformation(
+        transactionId: String, _ request: ConsumptionRequest
+    ) async throws(AppStoreServerAPIError) {
+        _ = try await perform(.put, ["inApps", "v2", "transactions", "consumption", transactionId], body: request)
+    }
+
+    /// Send Consumption Information V1: `PUT /inApps/v1/transactions/consumption/{transactionId}`,
+    /// which Apple now keeps for Advanced Commerce API purchases; use
+    /// ``sendConsumptionInformation(transactionId:_:)`` for In-App Purchases. Apple answers
+    /// 202 Accepted with no body.
+    ///
+    /// - Parameters:
+    ///   - transactionId: the transaction id of the purchase the customer asked a refund for.
+    ///   - request: the consumption information, integer-coded.
+    /// - Throws: ``AppStoreServerAPIError``.
+    public func sendConsumptionInformationV1(
         transactionId: String, _ request: ConsumptionRequestV1
     ) async throws(AppStoreServerAPIError) {
         _ = try await perform(.put, ["inApps", "v1", "transactions", "consumption", transactionId], body: request)

@@ -19,6 +19,12 @@ public struct APIErrorCode: OpenEnumeration, ExpressibleByIntegerLiteral {
     public static let invalidTransactionId: APIErrorCode = 4_000_006
     /// 4000008: the original transaction id is invalid.
     public static let invalidOriginalTransactionId: APIErrorCode = 4_000_008
+    /// 4000009: the extend-by-days value is invalid.
+    public static let invalidExtendByDays: APIErrorCode = 4_000_009
+    /// 4000010: the renewal-date extension reason code is invalid.
+    public static let invalidExtendReasonCode: APIErrorCode = 4_000_010
+    /// 4000011: the request identifier is invalid.
+    public static let invalidRequestIdentifier: APIErrorCode = 4_000_011
     /// 4000012: the notification history start date is too far in the past.
     public static let startDateTooFarInPast: APIErrorCode = 4_000_012
     /// 4000013: the notification history start date is after the end date.
@@ -38,6 +44,27 @@ public struct APIErrorCode: OpenEnumeration, ExpressibleByIntegerLiteral {
     public static let multipleFiltersSupplied: APIErrorCode = 4_000_019
     /// 4000020: the test notification token is invalid.
     public static let invalidTestNotificationToken: APIErrorCode = 4_000_020
+    /// 4000021: the transaction history `sort` is neither `ASCENDING` nor `DESCENDING`.
+    public static let invalidSort: APIErrorCode = 4_000_021
+    /// 4000022: a transaction history `productType` is not one of Apple's.
+    public static let invalidProductType: APIErrorCode = 4_000_022
+    /// 4000023: a transaction history `productId` is invalid.
+    public static let invalidProductId: APIErrorCode = 4_000_023
+    /// 4000024: a transaction history `subscriptionGroupIdentifier` is invalid.
+    public static let invalidSubscriptionGroupIdentifier: APIErrorCode = 4_000_024
+    /// 4000025: the deprecated transaction history `excludeRevoked` is neither `true` nor
+    /// `false`.
+    public static let invalidExcludeRevoked: APIErrorCode = 4_000_025
+    /// 4000026: the transaction history `inAppOwnershipType` is not one of Apple's.
+    public static let invalidInAppOwnershipType: APIErrorCode = 4_000_026
+    /// 4000027: a required storefront country code list is empty.
+    public static let invalidEmptyStorefrontCountryCodeList: APIErrorCode = 4_000_027
+    /// 4000028: a storefront country code is invalid.
+    public static let invalidStorefrontCountryCode: APIErrorCode = 4_000_028
+    /// 4000030: the transaction history `revoked` is neither `true` nor `false`.
+    public static let invalidRevoked: APIErrorCode = 4_000_030
+    /// 4000031: a subscription `status` filter is invalid.
+    public static let invalidStatus: APIErrorCode = 4_000_031
     /// 4000032: `accountTenure` is invalid.
     public static let invalidAccountTenure: APIErrorCode = 4_000_032
     /// 4000033: `appAccountToken` is not a valid UUID.
@@ -62,6 +89,27 @@ public struct APIErrorCode: OpenEnumeration, ExpressibleByIntegerLiteral {
     public static let invalidUserStatus: APIErrorCode = 4_000_042
     /// 4000043: the transaction is not a consumable.
     public static let invalidTransactionNotConsumable: APIErrorCode = 4_000_043
+    /// 4000044: the consumption request's `refundPreference` is not one of Apple's.
+    public static let invalidRefundPreference: APIErrorCode = 4_000_044
+    /// 4000047: the endpoint does not support this kind of In-App Purchase.
+    public static let invalidTransactionTypeNotSupported: APIErrorCode = 4_000_047
+    /// 4000048: the endpoint does not accept an app transaction id.
+    public static let appTransactionIdNotSupported: APIErrorCode = 4_000_048
+    /// 4000183: Set App Account Token's `appAccountToken` is neither a UUID nor empty.
+    public static let invalidAppAccountTokenUUID: APIErrorCode = 4_000_183
+    /// 4000185: the endpoint does not support a transaction shared through Family Sharing.
+    public static let familyTransactionNotSupported: APIErrorCode = 4_000_185
+    /// 4000187: the endpoint expects an original transaction id.
+    public static let transactionIdIsNotOriginalTransactionId: APIErrorCode = 4_000_187
+    /// 4000209: a consumption request gives `consumptionPercentage` for an auto-renewable
+    /// subscription, whose share Apple computes itself.
+    public static let consumptionPercentageAutoRenewableSubscription: APIErrorCode = 4_000_209
+    /// 4030004: the subscription cannot get a renewal-date extension in its state.
+    public static let subscriptionExtensionIneligible: APIErrorCode = 4_030_004
+    /// 4030005: the subscription already got the most renewal-date extensions allowed.
+    public static let subscriptionMaxExtension: APIErrorCode = 4_030_005
+    /// 4030007: the subscription came through Family Sharing and cannot be extended.
+    public static let familySharedSubscriptionExtensionIneligible: APIErrorCode = 4_030_007
     /// 4040001: the App Store account was not found.
     public static let accountNotFound: APIErrorCode = 4_040_001
     /// 4040002: the App Store account was not found; try again.
@@ -82,6 +130,8 @@ public struct APIErrorCode: OpenEnumeration, ExpressibleByIntegerLiteral {
     public static let statusRequestNotFound: APIErrorCode = 4_040_009
     /// 4040010: the transaction id was not found for this app and environment.
     public static let transactionIdNotFound: APIErrorCode = 4_040_010
+    /// 4040019: the customer has no app transaction.
+    public static let appTransactionDoesNotExist: APIErrorCode = 4_040_019
     /// 4290000: the request exceeded the rate limit.
     public static let rateLimitExceeded: APIErrorCode = 4_290_000
     /// 5000000: an internal error.

@@ -51,6 +51,11 @@ public struct JWSRenewalInfoDecodedPayload: Hashable, Codable, Sendable {
     public var appTransactionId: String?
     /// The duration of the offer applying to the next renewal, as an ISO 8601 duration.
     public var offerPeriod: String?
+    /// How the next renewal is billed: all at once or monthly under a 12-month commitment
+    /// (App Store Server API 1.21).
+    public var renewalBillingPlanType: RenewalBillingPlanType?
+    /// What happens when a 12-month commitment ends (App Store Server API 1.21).
+    public var commitmentInfo: RenewalCommitmentInfo?
 
     /// Creates a renewal info payload; every field defaults to absent.
     public init(
@@ -74,7 +79,9 @@ public struct JWSRenewalInfoDecodedPayload: Hashable, Codable, Sendable {
         eligibleWinBackOfferIds: [String]? = nil,
         appAccountToken: String? = nil,
         appTransactionId: String? = nil,
-        offerPeriod: String? = nil
+        offerPeriod: String? = nil,
+        renewalBillingPlanType: RenewalBillingPlanType? = nil,
+        commitmentInfo: RenewalCommitmentInfo? = nil
     ) {
         self.expirationIntent = expirationIntent
         self.originalTransactionId = originalTransactionId
@@ -97,6 +104,8 @@ public struct JWSRenewalInfoDecodedPayload: Hashable, Codable, Sendable {
         self.appAccountToken = appAccountToken
         self.appTransactionId = appTransactionId
         self.offerPeriod = offerPeriod
+        self.renewalBillingPlanType = renewalBillingPlanType
+        self.commitmentInfo = commitmentInfo
     }
 }
 

@@ -68,11 +68,16 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
     /// The duration of the offer applied, as an ISO 8601 duration such as `P1M`.
     public var offerPeriod: String?
     /// How the App Store revoked the transaction: a full or prorated refund, or the end of
-    /// family sharing (App Store Server API 1.18).
+    /// family sharing (App Store Server API 1.19).
     public var revocationType: RevocationType?
     /// The share of the transaction refunded or revoked, in milliunits: 100,000 is all of
-    /// it (App Store Server API 1.18); see ``revokedShare``.
+    /// it (App Store Server API 1.19); see ``revokedShare``.
     public var revocationPercentage: Int?
+    /// How the customer pays for this subscription period (App Store Server API 1.21).
+    public var billingPlanType: BillingPlanType?
+    /// Where a monthly subscription with a 12-month commitment stands (App Store Server
+    /// API 1.21).
+    public var commitmentInfo: TransactionCommitmentInfo?
 
     /// Creates a transaction payload; every field defaults to absent.
     public init(
@@ -105,7 +110,9 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
         appTransactionId: String? = nil,
         offerPeriod: String? = nil,
         revocationType: RevocationType? = nil,
-        revocationPercentage: Int? = nil
+        revocationPercentage: Int? = nil,
+        billingPlanType: BillingPlanType? = nil,
+        commitmentInfo: TransactionCommitmentInfo? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -137,6 +144,8 @@ public struct JWSTransactionDecodedPayload: Hashable, Codable, Sendable {
         self.offerPeriod = offerPeriod
         self.revocationType = revocationType
         self.revocationPercentage = revocationPercentage
+        self.billingPlanType = billingPlanType
+        self.commitmentInfo = commitmentInfo
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// ``ResponseBodyV2/signedPayload``), decoded.
 ///
 /// It holds one of ``data`` (most notifications), ``summary`` (`RENEWAL_EXTENSION` with
-/// subtype `SUMMARY`) or ``externalPurchaseToken`` (`EXTERNAL_PURCHASE_TOKEN`). Property
+/// subtype `SUMMARY`), ``externalPurchaseToken`` (`EXTERNAL_PURCHASE_TOKEN`) or ``appData``
+/// (`RESCIND_CONSENT`). Property
 /// names and JSON keys are Apple's; every field is optional and unknown fields are
 /// ignored. The same ``notificationUUID`` may arrive more than once when Apple retries.
 public struct ResponseBodyV2DecodedPayload: Hashable, Codable, Sendable {
@@ -24,6 +25,8 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Codable, Sendable {
     public var summary: NotificationSummary?
     /// An external purchase token that was not reported.
     public var externalPurchaseToken: ExternalPurchaseToken?
+    /// The app and the customer's signed app transaction.
+    public var appData: AppData?
 
     /// Creates a notification payload; every field defaults to absent.
     public init(
@@ -34,7 +37,8 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Codable, Sendable {
         version: String? = nil,
         signedDate: Int64? = nil,
         summary: NotificationSummary? = nil,
-        externalPurchaseToken: ExternalPurchaseToken? = nil
+        externalPurchaseToken: ExternalPurchaseToken? = nil,
+        appData: AppData? = nil
     ) {
         self.notificationType = notificationType
         self.subtype = subtype
@@ -44,6 +48,7 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Codable, Sendable {
         self.signedDate = signedDate
         self.summary = summary
         self.externalPurchaseToken = externalPurchaseToken
+        self.appData = appData
     }
 }
 
@@ -54,18 +59,18 @@ extension ResponseBodyV2DecodedPayload {
         set { signedDate = EpochMilliseconds.milliseconds(newValue) }
     }
 
-    /// The bundle identifier, from whichever of ``data``, ``summary`` or
-    /// ``externalPurchaseToken`` the notification holds.
+    /// The bundle identifier, from whichever of ``data``, ``summary``,
+    /// ``externalPurchaseToken`` or ``appData`` the notification holds.
     public var bundleId: String? {
-        data?.bundleId ?? summary?.bundleId ?? externalPurchaseToken?.bundleId
+        data?.bundleId ?? summary?.bundleId ?? externalPurchaseToken?.bundleId ?? appData?.bundleId
     }
 
-    /// The app's Apple identifier, from whichever of ``data``, ``summary`` or
-    /// ``externalPurchaseToken`` the notification holds.
+    /// The app's Apple identifier, from whichever of ``data``, ``summary``,
+    /// ``externalPurchaseToken`` or ``appData`` the notification holds.
     public var appAppleId: Int64? {
-        data?.appAppleId ?? summary?.appAppleId ?? externalPurchaseToken?.appAppleId
+        data?.appAppleId ?? summary?.appAppleId ?? externalPurchaseToken?.appAppleId ?? appData?.appAppleId
     }
 
-    /// The environment, from ``data`` or ``summary``.
-    public var environment: AppStoreEnvironment? { data?.environment ?? summary?.environment }
+    /// The environment, from ``data``, ``summary`` or ``appData``.
+    public var environment: AppStoreEnvironment? { data?.environment ?? summary?.environment ?? appData?.environment }
 }

@@ -1,5 +1,5 @@
 /// How the App Store revoked a transaction (Apple's `revocationType`, App Store Server
-/// API 1.18): a full or prorated refund, or the end of family sharing.
+/// API 1.19): a full or prorated refund, or the end of family sharing.
 ///
 /// Unknown values decode unchanged.
 public struct RevocationType: OpenEnumeration, ExpressibleByStringLiteral {

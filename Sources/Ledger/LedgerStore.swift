@@ -59,34 +59,50 @@ public protocol LedgerStore: Sendable {
     ///
     /// Throws ``LedgerError/transactionRevoked(transactionId:)`` (nothing written) when the
     /// latest refund-state notification recorded for a transaction never delivered is a
-    /// REFUND or REVOKE: the check and the write are one database transaction, serialized
-    /// with ``settleRefundState(transactionId:reason:)`` of the same transaction id.
+    /// REFUND or REVOKE of all of it. When it refunds a part (a prorated refund), the
+    /// transaction is delivered and, in the same database transaction, that share taken back
+    /// (``settleRefundState(transactionId:reason:)``'s movement, with the notice's type as
+    /// reason): the returned purchase carries the ``Purchase/refundedShare``. The check and the
+    /// write are one database transaction, serialized with
+    /// ``settleRefundState(transactionId:reason:)`` of the same transaction id.
     func deliver(_ delivery: Delivery) async throws -> DeliveryResult
 
-    /// Reverses a refunded purchase: if (and only if) its status changes from delivered to
-    /// refunded, appends negative ``LedgerEntryKind/refund`` entries, updates the balances
-    /// (which may go below zero: reported in the posting) and appends a
-    /// ``HistoryEventType/refunded`` event. Idempotent.
+    /// Reverses all of a purchase, whatever Apple's recorded word: if (and only if) it was
+    /// not refunded in whole, moves its refunded share to all of it (see
+    /// ``settleRefundState(transactionId:reason:)``), appending the negative
+    /// ``LedgerEntryKind/refund`` entries of what was left (balances may go below zero:
+    /// reported in the posting), a ``HistoryEventType/refunded`` event and a
+    /// ``RefundMessage``. Idempotent.
     func reverse(transactionId: String, reason: String) async throws -> ReversalResult
 
-    /// Grants a refunded purchase again (Apple reversed the refund): if (and only if) its
-    /// status changes from refunded to delivered, appends positive
-    /// ``LedgerEntryKind/refundReversed`` entries, updates the balances and appends a
-    /// ``HistoryEventType/refundReversed`` event. Idempotent.
+    /// Gives back all that was taken of a purchase, whatever Apple's recorded word: if (and
+    /// only if) some share of it was refunded, moves its refunded share to none, appending
+    /// positive ``LedgerEntryKind/refundReversed`` entries, a
+    /// ``HistoryEventType/refundReversed`` event and a ``RefundMessage``. Idempotent.
     func regrant(transactionId: String) async throws -> RegrantResult
 
-    /// Brings a delivered purchase to Apple's latest recorded refund-state word, as the
-    /// notices' signed dates order them (not their arrival): reverses it (like
-    /// ``reverse(transactionId:reason:)``, with `reason`) after a REFUND or REVOKE, grants it
-    /// again (like ``regrant(transactionId:)``) after a REFUND_REVERSED, otherwise changes
-    /// nothing.
+    /// Brings a delivered purchase's refunded share to Apple's latest recorded refund-state
+    /// word, as the notices' signed dates order them (not their arrival): the share a REFUND
+    /// or REVOKE carries (all of it unless a prorated refund's `revocationPercentage` says
+    /// less; Apple's share is cumulative), none after a REFUND_REVERSED; with no notice
+    /// recorded it changes nothing.
+    ///
+    /// What is taken back of each item is always its grant's share at the purchase's
+    /// refunded share, rounded down (``RefundShare``), so a move from share `a` to `b` posts the
+    /// difference: negative ``LedgerEntryKind/refund`` entries (with `reason`) when the share
+    /// grows, positive ``LedgerEntryKind/refundReversed`` entries when it shrinks. Each move is
+    /// its entries, one ``HistoryEventType/refunded`` or ``HistoryEventType/refundReversed``
+    /// event and one outbox ``RefundMessage``; a purchase already at the share changes
+    /// nothing, so settling again is idempotent. The purchase is ``PurchaseStatus/refunded``
+    /// at a share of all of it, ``PurchaseStatus/delivered`` otherwise.
     ///
     /// The read of the notices and the purchase and the change are one database transaction
     /// under the transaction id's refund-state lock (PostgreSQL: a transaction-scoped
     /// advisory lock; SQLite: its single writer), which ``deliver(_:)`` takes too. Record a
-    /// notice (``recordNotification(notificationUUID:type:subtype:transactionId:signedDate:receivedAt:)``)
-    /// before settling it: then of a delivery and a settlement, or two settlements, racing
-    /// for one transaction id, the one that runs second sees what the first did.
+    /// notice (``recordNotification(notificationUUID:type:subtype:transactionId:signedDate:revokedShare:receivedAt:)``,
+    /// with the share it carries) before settling it: then of a delivery and a settlement, or
+    /// two settlements, racing for one transaction id, the one that runs second sees what the
+    /// first did.
     func settleRefundState(transactionId: String, reason: String) async throws -> RefundSettlement
 
     /// Support compensation: appends ``LedgerEntryKind/manual`` entries (amounts non-zero,
@@ -143,14 +159,17 @@ public protocol LedgerStore: Sendable {
     /// Records an App Store Server Notification; `true` when it is new, `false` for a
     /// duplicate (same `notificationUUID`; nothing changes). A new notification also gets a
     /// ``HistoryEventType/notificationReceived`` event whose detail holds its type, subtype,
-    /// UUID and Apple's `signedDate` (milliseconds), which orders notifications that arrive
-    /// out of order.
+    /// UUID, Apple's `signedDate` (milliseconds), which orders notifications that arrive
+    /// out of order, and `revokedShare`: the share of the transaction its signed transaction
+    /// says Apple refunded or revoked (milliunits, 100,000 is all; `JWSTransactionDecodedPayload.revokedShare`),
+    /// which a REFUND or REVOKE sets (all of it when `nil`).
     func recordNotification(
         notificationUUID: String,
         type: String,
         subtype: String?,
         transactionId: String?,
         signedDate: Date?,
+        revokedShare: Int?,
         receivedAt: Date
     ) async throws -> Bool
 
@@ -159,6 +178,46 @@ public protocol LedgerStore: Sendable {
 
     /// The recorded notification with this UUID.
     func notification(uuid: String) async throws -> NotificationRecord?
+
+    // MARK: Consumption consent
+
+    /// The player's consent to share consumption data with the App Store, as last recorded;
+    /// `nil` when the player never gave or withdrew one.
+    func consumptionConsent(playerId: String) async throws -> ConsumptionConsent?
+
+    /// The player's consent as it counts for a consumption request about a transaction
+    /// bought with the App Store account `appTransactionId`: a given consent that a recorded
+    /// ``ConsentRescission`` of that account postdates (received at or after the consent)
+    /// is withdrawn first, with a ``HistoryEventType/consumptionConsentWithdrawn`` event, in
+    /// one database transaction. Without an account, like ``consumptionConsent(playerId:)``.
+    func consumptionConsent(playerId: String, appTransactionId: String?) async throws -> ConsumptionConsent?
+
+    /// Gives or withdraws a player's consent and appends a
+    /// ``HistoryEventType/consumptionConsentGiven`` or
+    /// ``HistoryEventType/consumptionConsentWithdrawn`` event, in one database transaction;
+    /// ``ConsentChangeResult/unchanged(_:)`` (nothing written) when the consent already has
+    /// that status (and, when given, the change names no other account). Concurrent changes
+    /// of one player apply one after the other; the last one stands.
+    func changeConsumptionConsent(_ change: ConsumptionConsentChange) async throws -> ConsentChangeResult
+
+    /// Records Apple's `RESCIND_CONSENT` once (by `notificationUUID`) and withdraws every
+    /// given consent that names its account, each with its event, in one database
+    /// transaction; a rescission that matches no consent gets a
+    /// ``HistoryEventType/consentRescissionUnmatched`` event and still counts later through
+    /// ``consumptionConsent(playerId:appTransactionId:)``.
+    func recordConsentRescission(_ rescission: ConsentRescission) async throws -> ConsentRescissionResult
+
+    /// Records what the game server reports spent of a delivered purchase, replacing an
+    /// earlier report, and appends a ``HistoryEventType/consumptionReported`` event; `nil`
+    /// (nothing written) when no purchase has this transaction id.
+    ///
+    /// Throws ``LedgerError/invalidGrants(_:)`` (nothing written) for a share outside
+    /// 0...100,000 or spent amounts the purchase's grant does not allow.
+    func recordConsumption(transactionId: String, _ consumption: Consumption, reportedBy: String?) async throws
+        -> ConsumptionReport?
+
+    /// The latest consumption report of a purchase.
+    func consumption(transactionId: String) async throws -> ConsumptionReport?
 
     // MARK: Outbox
 

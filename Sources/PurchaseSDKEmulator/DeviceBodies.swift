@@ -10,6 +10,8 @@ struct DevicePurchaseAnswer: Codable, Hashable, Sendable {
     var outcome: String
     var transactionId: String?
     var signedTransaction: String?
+    /// The account's app download transaction, with `purchased`.
+    var appTransactionId: String?
 }
 
 /// A transaction of `GET …/transactions/unfinished`.
@@ -18,6 +20,8 @@ struct DeviceTransactionBody: Codable, Hashable, Sendable {
     var productId: String
     var appAccountToken: String?
     var signedTransaction: String?
+    /// The account's app download transaction.
+    var appTransactionId: String?
 }
 
 /// A product of `GET /emulator/v1/products`.

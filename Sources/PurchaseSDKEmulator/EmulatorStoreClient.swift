@@ -71,7 +71,7 @@ public struct EmulatorStoreClient: StoreClient {
                 transaction(
                     DeviceTransactionBody(
                         transactionId: transactionId, productId: productId, appAccountToken: request.appAccountToken,
-                        signedTransaction: answer.signedTransaction)))
+                        signedTransaction: answer.signedTransaction, appTransactionId: answer.appTransactionId)))
         case "pending": return .pending
         default: throw EmulatorClientError.unexpectedAnswer
         }
@@ -115,7 +115,7 @@ public struct EmulatorStoreClient: StoreClient {
         case .storeKit2, .dropsAppAccountToken:
             StoreTransaction(
                 transactionId: body.transactionId, productId: body.productId, appAccountToken: body.appAccountToken,
-                signedTransaction: body.signedTransaction)
+                signedTransaction: body.signedTransaction, appTransactionId: body.appTransactionId)
         case .storeKit1:
             StoreTransaction(
                 transactionId: body.transactionId, productId: body.productId, appAccountToken: nil,

@@ -100,9 +100,15 @@ public struct PurchaseServer: Sendable {
             verifyReceiptMode: verifyReceipt.mode,
             bundleId: configuration.bundleId,
             allowedEnvironments: allowed)
+        let finisher =
+            configuration.finishesTransactionsAtApple
+            ? serverAPIClient.map {
+                TransactionFinisher(
+                    client: $0, store: store, catalog: configuration.catalog, metrics: metrics, logger: logger)
+            } : nil
         let deliverer = PurchaseDeliverer(
             store: store, catalog: configuration.catalog, deploymentEnvironment: configuration.deploymentEnvironment,
-            metrics: metrics, logger: logger)
+            finisher: finisher, metrics: metrics, logger: logger)
         self.deliverer = deliverer
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
@@ -115,7 +121,9 @@ public struct PurchaseServer: Sendable {
             verifier: JWSVerifier(roots: trustRoots, policy: notificationPolicy),
             deliverer: deliverer,
             consumption: configuration.answerConsumptionRequests
-                ? serverAPIClient.map { ConsumptionResponder(client: $0, store: store) } : nil,
+                ? serverAPIClient.map {
+                    ConsumptionResponder(client: $0, store: store, settings: configuration.consumption)
+                } : nil,
             metrics: metrics, logger: logger)
         self.outboxWorker = configuration.webhook.map { webhook in
             OutboxWorker(

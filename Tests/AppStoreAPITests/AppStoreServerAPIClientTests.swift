@@ -183,14 +183,33 @@ struct AppStoreServerAPIClientTests {
         #expect(sent.url.path == "/inApps/v1/notifications/test")
     }
 
-    @Test("Send Consumption Information: PUT with Apple's field names; 202 with no body succeeds")
+    @Test("Send Consumption Information: PUT to v2 with Apple's field names; 202 with no body succeeds")
     func consumption() async throws {
+        let transport = RecordingTransport(responses: [HTTPResponseData(status: 202)])
+        let request = ConsumptionRequest(
+            customerConsented: true, sampleContentProvided: false, deliveryStatus: .delivered,
+            consumptionPercentage: 25_000, refundPreference: .grantProrated)
+        try await client(transport).sendConsumptionInformation(transactionId: "2000000555", request)
+        let sent = try #require(await transport.requests.first)
+        #expect(sent.method == .put)
+        #expect(
+            sent.url.absoluteString
+                == "https://api.storekit-sandbox.apple.com/inApps/v2/transactions/consumption/2000000555")
+        #expect(sent.headerValue("content-type") == "application/json")
+        #expect(
+            sent.bodyText
+                == #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","refundPreference":"GRANT_PRORATED","sampleContentProvided":false}"#
+        )
+    }
+
+    @Test("Send Consumption Information V1: PUT to v1 with Apple's field names; 202 with no body succeeds")
+    func consumptionV1() async throws {
         let transport = RecordingTransport(responses: [HTTPResponseData(status: 202)])
         let request = ConsumptionRequestV1(
             customerConsented: true, consumptionStatus: 2, platform: 1, sampleContentProvided: false,
             deliveryStatus: 0, appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", accountTenure: 4,
             playTime: 3, lifetimeDollarsRefunded: 1, lifetimeDollarsPurchased: 3, userStatus: 1, refundPreference: 2)
-        try await client(transport).sendConsumptionInformation(transactionId: "2000000555", request)
+        try await client(transport).sendConsumptionInformationV1(transactionId: "2000000555", request)
         let sent = try #require(await transport.requests.first)
         #expect(sent.method == .put)
         #expect(

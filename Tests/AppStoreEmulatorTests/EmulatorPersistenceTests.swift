@@ -85,4 +85,28 @@ struct EmulatorPersistenceTests {
         #expect(await second.emulator.ledger().count == 1)
         await second.emulator.shutdown()
     }
+
+    @Test("a line that does not decode before the last stops the load, and the journal is left as it was")
+    func aCorruptJournalLineStopsTheLoad() async throws {
+        let first = try await EmulatorFixture()
+        defer { first.remove() }
+        _ = try await first.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100"))
+        _ = try await first.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "potion"))
+        await first.emulator.shutdown()
+        let journal = first.directory.appendingPathComponent("state.jsonl")
+        var lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(lines.count > 2)
+        lines[1] = #"{"transaction":{"transactionId":"2000000000000001","quantity":"many"}}"#
+        let corrupt = lines.joined(separator: "\n") + "\n"
+        try corrupt.write(to: journal, atomically: true, encoding: .utf8)
+
+        do {
+            _ = try await EmulatorFixture(directory: first.directory)
+            Issue.record("the emulator started on a corrupt journal")
+        } catch let error as EmulatorError {
+            #expect(error.code == "corrupt_journal")
+            #expect(error.message.contains("line 2"))
+        }
+        #expect(try String(contentsOf: journal, encoding: .utf8) == corrupt)
+    }
 }

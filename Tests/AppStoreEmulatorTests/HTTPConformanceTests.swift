@@ -74,7 +74,6 @@ struct HTTPConformanceTests {
             }
             for (uri, method) in [
                 ("/sandbox/inApps/v1/notifications/history", HTTPRequest.Method.post),
-                ("/sandbox/inApps/v1/transactions/consumption/2000000000000001", .put),
                 ("/sandbox/inApps/v2/transactions/consumption/2000000000000001", .put),
             ] {
                 let response = try await client.execute(
@@ -93,8 +92,10 @@ struct HTTPConformanceTests {
         defer { fixture.remove() }
         let token = try fixture.emulator.identity.apiKey.makeToken()
         let history = "/sandbox/inApps/v1/notifications/history"
-        let window = #""startDate": 0, "endDate": 1"#
-        let consumption = "/sandbox/inApps/v1/transactions/consumption/2000000000000001"
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let window = #""startDate": \#(now - 60_000), "endDate": \#(now)"#
+        let consumption = "/sandbox/inApps/v2/transactions/consumption/2000000000000001"
+        let consented = #""customerConsented": true, "sampleContentProvided": false"#
         let cases: [(uri: String, method: HTTPRequest.Method, body: String?, code: APIErrorCode)] = [
             ("/sandbox/inApps/v1/transactions/abc", .get, nil, .invalidTransactionId),
             ("/sandbox/inApps/v2/history/-1", .get, nil, .invalidTransactionId),
@@ -109,8 +110,11 @@ struct HTTPConformanceTests {
             ),
             (history, .post, #"{\#(window), "transactionId": "x1"}"#, .invalidTransactionId),
             (consumption, .put, #"{"customerConsented": false}"#, .invalidCustomerConsented),
-            (consumption, .put, #"{"customerConsented": true, "consumptionStatus": 4}"#, .invalidConsumptionStatus),
-            (consumption, .put, #"{"customerConsented": true, "appAccountToken": "nope"}"#, .invalidAppAccountToken),
+            (consumption, .put, #"{\#(consented), "deliveryStatus": "LOST"}"#, .invalidDeliveryStatus),
+            (
+                consumption, .put, #"{\#(consented), "deliveryStatus": "DELIVERED", "refundPreference": "MAYBE"}"#,
+                .invalidRefundPreference
+            ),
         ]
         try await fixture.live { _, client in
             for refused in cases {

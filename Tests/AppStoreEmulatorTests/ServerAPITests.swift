@@ -60,7 +60,11 @@ struct ServerAPITests {
             #expect(
                 try await verifier.verifyTransaction(try #require(lookup.signedTransactions?.first)).transactionId
                     == ids[3])
-            #expect(try await api.lookUpOrderId("MKNOPE").status == .invalid)
+            for unknown in ["MKNOPE", "MZZZZZZZZZ", "not-an-order-id"] {
+                let answer = try await api.lookUpOrderId(unknown)
+                #expect(answer.status == .invalid)
+                #expect(answer.signedTransactions == nil, "Apple's status 1 carries no signedTransactions")
+            }
 
             do {
                 _ = try await api.getTransactionInfo(transactionId: "999")
@@ -111,6 +115,15 @@ struct ServerAPITests {
             }
             let none = try await client.execute(uri: "/sandbox/inApps/v1/transactions/\(id)", method: .get)
             #expect(none.status == .unauthorized)
+            // Apple's 401 is plain text with a request id, no error code.
+            #expect(none.headers[.contentType]?.hasPrefix("text/plain") == true)
+            let text = String(buffer: none.body)
+            #expect(text.hasPrefix("Unauthenticated\n\nRequest ID: "), "\(text)")
+            // So is an unknown operation's, before anything else is looked at.
+            let unknownUnauthenticated = try await client.execute(uri: "/sandbox/inApps/v1/nothing", method: .get)
+            #expect(unknownUnauthenticated.status == .notFound)
+            let unknown = try await fixture.call(client, .get, "v9/transactions/\(id)")
+            try expectAPIError(unknown, .notFound, .generalBadRequest)
         }
     }
 
@@ -152,15 +165,15 @@ struct ServerAPITests {
             refunds.notificationType = .refund
             let refundPage = try await api.getNotificationHistory(refunds, paginationToken: nil)
             #expect(refundPage.notificationHistory?.count == 1)
+            // A transaction id narrows the history to its customer: all 26 are this one's.
             var forTransaction = window
             forTransaction.transactionId = refundedId
-            #expect(
-                try await api.getNotificationHistory(forTransaction, paginationToken: nil).notificationHistory?.count
-                    == 2)
+            let customerPage = try await api.getNotificationHistory(forTransaction, paginationToken: nil)
+            #expect(customerPage.notificationHistory?.count == 20)
+            #expect(customerPage.hasMore == true)
 
-            let testToken = try await api.requestTestNotification()
-            #expect(!testToken.isEmpty)
-            #expect(await fixture.emulator.notifications().last?.notificationType == .test)
+            // No notification URL: Apple has nowhere to send a test to.
+            await #expect(throws: AppStoreServerAPIError.self) { _ = try await api.requestTestNotification() }
         }
     }
 
@@ -178,12 +191,13 @@ struct ServerAPITests {
             let api = fixture.serverAPI(baseURL)
             try await api.sendConsumptionInformation(
                 transactionId: first,
-                ConsumptionRequestV1(
-                    customerConsented: true, consumptionStatus: 3, sampleContentProvided: false, deliveryStatus: 0)
+                ConsumptionRequest(
+                    customerConsented: true, sampleContentProvided: false, deliveryStatus: .delivered,
+                    consumptionPercentage: Milliunits.whole)
             )
             let recorded = try await client.execute(uri: "/emulator/v1/transactions/\(first)/consumption", method: .get)
             #expect(recorded.status == .ok)
-            #expect(try JSON.decode(ConsumptionRequestV1.self, recorded.body).consumptionStatus == 3)
+            #expect(try JSON.decode(ConsumptionRequest.self, recorded.body).consumptionPercentage == Milliunits.whole)
 
             let refunds = try await api.getRefundHistory(transactionId: first, revision: nil)
             let refunded = try await (refunds.signedTransactions ?? []).asyncMap {

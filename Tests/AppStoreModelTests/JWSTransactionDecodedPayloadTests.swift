@@ -43,7 +43,10 @@ struct JWSTransactionDecodedPayloadTests {
           "offerDiscountType": "ONE_TIME",
           "appTransactionId": "704289572311227392",
           "offerPeriod": "P1M",
-          "revocationType": "REFUND_FULL",
+          "revocationType": "REFUND_PRORATED",
+          "revocationPercentage": 25000,
+          "billingPlanType": "MONTHLY",
+          "commitmentInfo": {"billingPeriodNumber": 3, "commitmentExpiresDate": 1737627072000, "commitmentPrice": 119880, "totalBillingPeriods": 12},
           "advancedCommerceInfo": {"requestReferenceId": "abc", "items": [1, 2, 3]},
           "someFutureFlag": true
         }
@@ -90,6 +93,15 @@ struct JWSTransactionDecodedPayloadTests {
         #expect(payload.offerDiscountType == .oneTime)
         #expect(payload.appTransactionId == "704289572311227392")
         #expect(payload.offerPeriod == "P1M")
+        #expect(payload.revocationType == .refundProrated)
+        #expect(payload.revocationPercentage == 25000)
+        #expect(payload.revokedShare == 25000)
+        #expect(payload.billingPlanType == .monthly)
+        #expect(
+            payload.commitmentInfo
+                == TransactionCommitmentInfo(
+                    billingPeriodNumber: 3, commitmentExpiresDate: 1_737_627_072_000, commitmentPrice: 119_880,
+                    totalBillingPeriods: 12))
         #expect(payload.purchaseDateValue == Date(timeIntervalSince1970: 1_708_683_072))
         #expect(payload.originalPurchaseDateValue == payload.purchaseDateValue)
         #expect(payload.expiresDateValue == nil)
@@ -98,10 +110,31 @@ struct JWSTransactionDecodedPayloadTests {
     @Test func reEncodingGivesBackTheSameJSON() throws {
         for json in [appleSandboxSubscription, fullConsumable] {
             let payload = try decode(JWSTransactionDecodedPayload.self, json)
-            let unknown: Set = ["revocationType", "advancedCommerceInfo", "someFutureFlag"]
+            let unknown: Set = ["advancedCommerceInfo", "someFutureFlag"]
             #expect(try JSONValue(encoding: payload) == JSONValue(json).removing(unknown))
             #expect(try roundTrip(payload) == payload)
         }
+    }
+
+    @Test("the revoked share: the prorated percentage, else the whole, clamped; none when not revoked")
+    func revokedShare() {
+        let revoked = JWSTransactionDecodedPayload(revocationDate: 1_708_769_472_000)
+        #expect(JWSTransactionDecodedPayload().revokedShare == nil)
+        #expect(revoked.revokedShare == Milliunits.whole)
+        var prorated = revoked
+        prorated.revocationType = .refundProrated
+        #expect(prorated.revokedShare == Milliunits.whole)
+        for (percentage, share) in [(30_000, 30_000), (-5, 0), (250_000, Milliunits.whole)] {
+            prorated.revocationPercentage = percentage
+            #expect(prorated.revokedShare == share)
+        }
+        var full = revoked
+        full.revocationType = .refundFull
+        full.revocationPercentage = 40_000
+        #expect(full.revokedShare == Milliunits.whole)
+        var family = revoked
+        family.revocationType = .familyRevoke
+        #expect(family.revokedShare == Milliunits.whole)
     }
 
     @Test func decodesAnEmptyObject() throws {

@@ -85,13 +85,16 @@ struct NotificationPathTests {
         #expect(refund.detail["negativeBalances"]?.contains("-80") == true)
     }
 
-    @Test("CONSUMPTION_REQUEST is answered from the ledger")
+    @Test("CONSUMPTION_REQUEST is answered from the ledger, for a player who consented")
     func consumptionRequest() async throws {
         let fixture = try await ServerFixture(.sqlite)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let transactionId = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
         try await fixture.eventually("delivery") { try await fixture.wallet("alice") == ["coins": 100] }
+        let consent = try await fixture.send(
+            .put, "/v1/players/me/consumption-consent", credential: fixture.token("alice"))
+        #expect(consent.status == 200)
 
         try await fixture.emulator.requestConsumption(transactionId: transactionId)
         try await fixture.eventually("the consumption answer") {
@@ -99,8 +102,7 @@ struct NotificationPathTests {
         }
         let answer = try #require(try await fixture.emulator.consumptionInformation(transactionId))
         #expect(answer.customerConsented == true)
-        #expect(answer.deliveryStatus == 0)
-        #expect(answer.appAccountToken == order.appAccountToken)
+        #expect(answer.deliveryStatus == .delivered)
     }
 
     @Test("a notification dropped on the way is found by the reconciler", arguments: StoreKind.allCases)

@@ -49,9 +49,12 @@ struct ReconcilerPageRetryTests {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
         // In Apple's history: alice's charge, a CONSUMPTION_REQUEST whose answer Apple
-        // refuses, then bob's charge.
+        // refuses, then bob's charge. Alice consented: the server answers for her.
         let first = try await fixture.order("alice")
         let refused = try #require(try await fixture.pay(token: first.appAccountToken).transactionId)
+        let consent = try await fixture.send(
+            .put, "/v1/players/me/consumption-consent", credential: fixture.token("alice"))
+        #expect(consent.status == 200)
         try await fixture.emulator.requestConsumption(transactionId: refused)
         let second = try await fixture.order("bob")
         _ = try await fixture.pay(token: second.appAccountToken)

@@ -1,40 +1,132 @@
 import AppStoreModel
 import Foundation
 
-/// Refunds, consumption requests and the App Store Server Notifications they cause.
+/// Refunds, revocations, consumption requests and the App Store Server Notifications they
+/// cause.
 extension AppStoreEmulator {
-    /// Refunds a transaction: revokes it and sends REFUND.
-    public func refund(transactionId: String, reason: RevocationReason = .refundedForOtherReason) async throws {
+    /// Refunds a transaction, in whole or in part, and sends REFUND.
+    ///
+    /// Refunds add up: the signed transaction's `revocationPercentage` is the share refunded
+    /// so far, all refunds together, and its `revocationType` is `REFUND_FULL` once that
+    /// share is all of it, `REFUND_PRORATED` before. A partially refunded transaction can be
+    /// refunded again, up to all of it.
+    ///
+    /// - Parameters:
+    ///   - percentage: The share to refund now, in milliunits (1 to 100,000); `nil` refunds
+    ///     all that is not refunded yet.
+    ///   - reason: Apple's `revocationReason`.
+    /// - Throws: ``EmulatorError`` `invalid_percentage` (400) for a share outside 1 to
+    ///   100,000; `already_refunded` (409) when all of it is refunded; `already_revoked`
+    ///   (409) when it was revoked from Family Sharing; `refund_exceeds_purchase` (409) when
+    ///   the share would take the refunds past all of it.
+    @discardableResult
+    public func refund(
+        transactionId: String, percentage: Int? = nil, reason: RevocationReason = .refundedForOtherReason
+    ) async throws -> EmulatedTransaction {
+        if let percentage, !(1...Milliunits.whole).contains(percentage) {
+            throw EmulatorError(
+                "invalid_percentage", "percentage must be 1 to \(Milliunits.whole) milliunits, not \(percentage)")
+        }
         var transaction = try transaction(transactionId)
-        guard transaction.refundState != .refunded else {
-            throw EmulatorError("already_refunded", "transaction \(transactionId) is already refunded", status: 409)
+        try Self.checkNotRevoked(transaction, unlessPartlyRefunded: true)
+        let refunded = transaction.isRefunded ? (transaction.revocationPercentage ?? Milliunits.whole) : 0
+        let share = refunded + (percentage ?? (Milliunits.whole - refunded))
+        guard share <= Milliunits.whole else {
+            throw EmulatorError(
+                "refund_exceeds_purchase",
+                "transaction \(transactionId) is \(refunded) milliunits refunded: \(percentage ?? 0) more exceeds "
+                    + "\(Milliunits.whole)",
+                status: 409)
         }
         transaction.refundState = .refunded
         transaction.revocationDate = Int64(Date().timeIntervalSince1970 * 1000)
         transaction.revocationReason = reason
+        transaction.revocationType = share == Milliunits.whole ? .refundFull : .refundProrated
+        transaction.revocationPercentage = share
         try await commitSending(transaction, .refund)
+        return transaction
+    }
+
+    /// Revokes a transaction from Family Sharing, as when its purchaser stops sharing it:
+    /// sends REVOKE, the signed transaction carrying `revocationType` `FAMILY_REVOKE`.
+    ///
+    /// The emulator has no family members yet: the transaction revoked is the one given,
+    /// its `inAppOwnershipType` stays `PURCHASED`.
+    ///
+    /// - Throws: ``EmulatorError`` `not_family_shareable` (409) for a consumable or a
+    ///   non-renewing subscription, which Apple never shares; `already_refunded` or
+    ///   `already_revoked` (409) when it is refunded (in whole or in part) or revoked.
+    @discardableResult
+    public func familyRevoke(transactionId: String) async throws -> EmulatedTransaction {
+        var transaction = try transaction(transactionId)
+        guard transaction.type == .nonConsumable || transaction.type == .autoRenewable else {
+            throw EmulatorError(
+                "not_family_shareable",
+                "transaction \(transactionId) is a \(transaction.type.rawValue), which Family Sharing never shares",
+                status: 409)
+        }
+        try Self.checkNotRevoked(transaction, unlessPartlyRefunded: false)
+        transaction.refundState = .revoked
+        transaction.revocationDate = Int64(Date().timeIntervalSince1970 * 1000)
+        transaction.revocationReason = .refundedForOtherReason
+        transaction.revocationType = .familyRevoke
+        transaction.revocationPercentage = nil
+        try await commitSending(transaction, .revoke)
+        return transaction
     }
 
     /// Declines a refund request: sends REFUND_DECLINED; the purchase stands.
-    public func declineRefund(transactionId: String) async throws {
+    ///
+    /// - Throws: ``EmulatorError`` `already_refunded` or `already_revoked` (409) when it is
+    ///   refunded (in whole or in part) or revoked.
+    @discardableResult
+    public func declineRefund(transactionId: String) async throws -> EmulatedTransaction {
         var transaction = try transaction(transactionId)
-        guard transaction.refundState != .refunded else {
-            throw EmulatorError("already_refunded", "transaction \(transactionId) is refunded", status: 409)
-        }
+        try Self.checkNotRevoked(transaction, unlessPartlyRefunded: false)
         transaction.refundState = .declined
         try await commitSending(transaction, .refundDeclined)
+        return transaction
     }
 
-    /// Reverses a refund: the purchase is valid again; sends REFUND_REVERSED.
-    public func reverseRefund(transactionId: String) async throws {
+    /// Reverses a refund, whole or partial: the purchase is valid again and its signed
+    /// form loses the revocation fields; sends REFUND_REVERSED.
+    ///
+    /// - Throws: ``EmulatorError`` `not_refunded` (409) when it is not refunded (a
+    ///   Family Sharing revocation is not a refund).
+    @discardableResult
+    public func reverseRefund(transactionId: String) async throws -> EmulatedTransaction {
         var transaction = try transaction(transactionId)
-        guard transaction.refundState == .refunded else {
+        guard transaction.isRefunded else {
             throw EmulatorError("not_refunded", "transaction \(transactionId) is not refunded", status: 409)
         }
         transaction.refundState = .reversed
         transaction.revocationDate = nil
         transaction.revocationReason = nil
+        transaction.revocationType = nil
+        transaction.revocationPercentage = nil
         try await commitSending(transaction, .refundReversed)
+        return transaction
+    }
+
+    /// Refuses (409) to act on a revoked transaction: `already_revoked` when revoked from
+    /// Family Sharing, `already_refunded` when refunded, unless `unlessPartlyRefunded` and
+    /// only part of it is refunded.
+    private static func checkNotRevoked(
+        _ transaction: EmulatedTransaction, unlessPartlyRefunded: Bool
+    ) throws(EmulatorError) {
+        let id = transaction.transactionId
+        switch transaction.refundState {
+        case .revoked:
+            throw EmulatorError("already_revoked", "transaction \(id) is revoked from Family Sharing", status: 409)
+        case .refunded:
+            let share = transaction.revocationPercentage ?? Milliunits.whole
+            guard unlessPartlyRefunded, share < Milliunits.whole else {
+                let extent = share < Milliunits.whole ? "\(share) milliunits refunded" : "already refunded"
+                throw EmulatorError("already_refunded", "transaction \(id) is \(extent)", status: 409)
+            }
+        case .none, .declined, .reversed:
+            return
+        }
     }
 
     /// A customer asked for a refund of a consumable: sends CONSUMPTION_REQUEST, which
@@ -63,6 +155,10 @@ extension AppStoreEmulator {
     }
 
     private func commitSending(_ transaction: EmulatedTransaction, _ type: NotificationType) async throws {
+        var transaction = transaction
+        if [.refund, .revoke, .refundReversed].contains(type) {
+            transaction.modifiedDate = Int64(Date().timeIntervalSince1970 * 1000)
+        }
         let notification = try makeNotification(type, transaction: transaction)
         try commit([.transaction(transaction), .notification(notification)])
         await send(notification)
@@ -78,6 +174,9 @@ extension AppStoreEmulator {
     ) throws -> EmulatedNotification {
         let now = Date()
         let environment = transaction?.environment ?? environment ?? .sandbox
+        // Apple's subscription notifications carry the renewal info and the status.
+        let renewalInfo = try transaction.flatMap { try self.signedRenewalInfo($0, at: now) }
+        let status = transaction?.subscriptionStatus(at: Int64(now.timeIntervalSince1970 * 1000))
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: type,
             subtype: subtype,
@@ -88,6 +187,8 @@ extension AppStoreEmulator {
                 bundleVersion: "1",
                 environment: environment,
                 signedTransactionInfo: try transaction.map(signedTransaction),
+                signedRenewalInfo: renewalInfo,
+                status: status,
                 consumptionRequestReason: consumptionReason
             ),
             version: "2.0",

@@ -145,7 +145,9 @@ extension AppStoreEmulator {
             transactionId: transaction.transactionId,
             productId: transaction.productId,
             appAccountToken: transaction.appAccountToken,
-            signedTransaction: try signedTransaction(transaction)
+            signedTransaction: try signedTransaction(transaction),
+            orderId: transaction.orderId,
+            appTransactionId: transaction.appTransactionId
         )
     }
 
@@ -181,7 +183,8 @@ extension AppStoreEmulator {
             price: price,
             currency: product.currency,
             finished: false,
-            refundState: .none
+            refundState: .none,
+            appTransactionId: state.appTransactionId(deviceId: deviceId, environment: environment)
         )
         let notification =
             product.type == .autoRenewable
@@ -193,7 +196,9 @@ extension AppStoreEmulator {
             outcome: "purchased",
             transactionId: transactionId,
             signedTransaction: try signedTransaction(transaction),
-            appReceipt: try receipt(deviceId: deviceId, environment: environment)
+            appReceipt: try receipt(deviceId: deviceId, environment: environment),
+            orderId: transaction.orderId,
+            appTransactionId: transaction.appTransactionId
         )
     }
 }

@@ -31,6 +31,12 @@ public struct PurchaseResult: Codable, Hashable, Sendable {
     public var appReceipt: String?
     /// Set when the outcome is `pending`: approve or decline it by this id.
     public var pendingId: String?
+    /// The customer's order id, as on Apple's e-mail receipt (Look Up Order ID): `MK` and
+    /// eight uppercase letters or digits. With `purchased`.
+    public var orderId: String?
+    /// The account's app download transaction (StoreKit's `AppTransaction.appTransactionID`),
+    /// the same in every transaction of the device. With `purchased`.
+    public var appTransactionId: String?
 }
 
 /// A transaction as a device's StoreKit sees it.
@@ -40,6 +46,10 @@ public struct DeviceTransaction: Codable, Hashable, Sendable {
     /// The token given at purchase, or `nil` when it was not given.
     public var appAccountToken: String?
     public var signedTransaction: String
+    /// The customer's order id, as on Apple's e-mail receipt (Look Up Order ID).
+    public var orderId: String
+    /// The account's app download transaction (StoreKit's `Transaction.appTransactionID`).
+    public var appTransactionId: String?
 }
 
 /// The device settings a test can change (`PUT /emulator/v1/devices/{deviceId}`).

@@ -6,22 +6,34 @@ extension AppStoreEmulator {
     /// Apple-side actions and inspection, under `/emulator/v1`.
     nonisolated func addControlRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         let transactions = group.group("transactions/:transactionId")
-        transactions.post("refund") { _, context in
+        transactions.post("refund") { request, context in
             await self.respond {
-                try await self.refund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "refunded"])
+                let refund = try RefundRequest.read(try await JSONResponse.body(of: request, limit: 1 << 20))
+                let transaction = try await self.refund(
+                    transactionId: try context.parameters.require("transactionId"), percentage: refund.percentage,
+                    reason: refund.revocationReason ?? .refundedForOtherReason)
+                return JSONResponse.make(RevocationAnswer(transaction))
+            }
+        }
+        transactions.post("family-revoke") { _, context in
+            await self.respond {
+                JSONResponse.make(
+                    RevocationAnswer(
+                        try await self.familyRevoke(transactionId: try context.parameters.require("transactionId"))))
             }
         }
         transactions.post("decline-refund") { _, context in
             await self.respond {
-                try await self.declineRefund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "declined"])
+                JSONResponse.make(
+                    RevocationAnswer(
+                        try await self.declineRefund(transactionId: try context.parameters.require("transactionId"))))
             }
         }
         transactions.post("reverse-refund") { _, context in
             await self.respond {
-                try await self.reverseRefund(transactionId: try context.parameters.require("transactionId"))
-                return JSONResponse.make(["refundState": "reversed"])
+                JSONResponse.make(
+                    RevocationAnswer(
+                        try await self.reverseRefund(transactionId: try context.parameters.require("transactionId"))))
             }
         }
         transactions.post("consumption-request") { _, context in

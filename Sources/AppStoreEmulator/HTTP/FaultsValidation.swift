@@ -5,10 +5,8 @@ import Foundation
 /// (``NotificationFaults`` would clamp a rate silently and cannot hold an absurd delay.)
 struct FaultsValidation: Decodable {
     /// The endpoint keys the fault injector knows: operations, and the `serverAPI` group.
-    static let endpointKeys: Set<String> = [
-        "verifyReceipt", "getTransactionInfo", "getTransactionHistory", "lookUpOrderId", "getNotificationHistory",
-        "requestTestNotification", "sendConsumptionInformation", "getRefundHistory", "serverAPI",
-    ]
+    static let endpointKeys: Set<String> = Set(
+        ["verifyReceipt", "serverAPI"] + ServerAPIOperation.allCases.map(\.rawValue))
     /// The longest latency or delay accepted, in milliseconds.
     static let maximumDelayMs = 600_000.0
 

@@ -6,6 +6,8 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
     /// The refund state Apple's notifications move a transaction through.
     public enum RefundState: String, Codable, Hashable, Sendable {
         case none, refunded, declined, reversed
+        /// Revoked from Family Sharing (REVOKE): taken back, not refunded.
+        case revoked
     }
 
     public var transactionId: String
@@ -29,14 +31,36 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
     /// Whether the app finished the transaction.
     public var finished: Bool
     public var refundState: RefundState
-    /// Milliseconds since 1970, while refunded.
+    /// Milliseconds since 1970, while refunded or revoked: the latest refund's date.
     public var revocationDate: Int64?
     public var revocationReason: RevocationReason?
-    /// The consumption information the developer sent for this transaction, if any.
-    public var consumption: ConsumptionRequestV1?
+    /// While refunded or revoked: `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`.
+    public var revocationType: RevocationType? = nil
+    /// While refunded: the share refunded so far, all refunds together, in milliunits
+    /// (100,000 is all of it; always so for `REFUND_FULL`).
+    public var revocationPercentage: Int? = nil
+    /// The `appTransactionId` of the account that bought it (a device in one environment):
+    /// the same in all the account's transactions. A journal written before the emulator
+    /// kept it gets it when loaded.
+    public var appTransactionId: String? = nil
+    /// When the App Store last changed what it signs for this transaction (a refund, its
+    /// reversal, a revocation, a new app account token), in milliseconds since 1970; `nil`
+    /// until then. See ``modifiedOrPurchaseDate``.
+    public var modifiedDate: Int64? = nil
+    /// The consumption information (Send Consumption Information V2) the developer last sent
+    /// for this transaction, if any.
+    public var consumption: ConsumptionRequest?
 
-    /// Whether Apple currently counts the transaction as refunded.
-    public var isRevoked: Bool { refundState == .refunded }
+    /// Whether Apple currently counts the transaction as refunded, in whole or in part.
+    public var isRefunded: Bool { refundState == .refunded }
+
+    /// Whether the transaction is refunded (in whole or in part) or revoked from Family
+    /// Sharing: its signed form carries the revocation fields.
+    public var isRevoked: Bool { refundState == .refunded || refundState == .revoked }
+
+    /// The date Apple's transaction history sorts by ("recently modified"): the last
+    /// change, or the purchase when nothing changed since.
+    public var modifiedOrPurchaseDate: Int64 { modifiedDate ?? purchaseDate }
 
     /// The signed-transaction payload Apple would issue now.
     func payload(bundleId: String, signedAt now: Date) -> JWSTransactionDecodedPayload {
@@ -46,7 +70,7 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
             webOrderLineItemId: webOrderLineItemId,
             bundleId: bundleId,
             productId: productId,
-            subscriptionGroupIdentifier: type == .autoRenewable ? "emulator.group" : nil,
+            subscriptionGroupIdentifier: subscriptionGroupIdentifier,
             purchaseDate: purchaseDate,
             originalPurchaseDate: purchaseDate,
             expiresDate: expiresDate,
@@ -62,7 +86,10 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
             storefrontId: "143441",
             transactionReason: .purchase,
             price: price,
-            currency: currency
+            currency: currency,
+            appTransactionId: appTransactionId,
+            revocationType: isRevoked ? revocationType : nil,
+            revocationPercentage: isRefunded ? revocationPercentage : nil
         )
     }
 }

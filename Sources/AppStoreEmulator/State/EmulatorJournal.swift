@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Each append is one `write` to the file followed by `fsync`, before the emulator answers,
 /// so neither a killed process nor a power cut loses a charge it reported (Apple does not
-/// forget a charge either); a torn last line (power loss mid-write) is skipped on load.
+/// forget a charge either); a torn last line (power loss mid-write) is skipped on load,
+/// and any other line that does not decode stops the load (``EmulatorError``
+/// `corrupt_journal`) instead of being compacted away.
 /// The compacted file written at start replaces the old one only once it is on disk.
 final class EmulatorJournal: Sendable {
     private let handle: FileHandle
@@ -26,9 +28,21 @@ final class EmulatorJournal: Sendable {
         var records: [EmulatorRecord] = []
         if let data = FileManager.default.contents(atPath: url.path) {
             let decoder = JSONDecoder()
-            for line in data.split(separator: 0x0A) where !line.isEmpty {
-                guard let record = try? decoder.decode(EmulatorRecord.self, from: line) else { continue }
-                records.append(record)
+            let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where !line.isEmpty {
+                do {
+                    records.append(try decoder.decode(EmulatorRecord.self, from: line))
+                } catch {
+                    // Only the last line can be torn by a crash mid-write; any other line
+                    // that does not decode is refused rather than dropped by the compaction.
+                    guard index == lines.count - 1 else {
+                        throw EmulatorError(
+                            "corrupt_journal",
+                            "line \(index + 1) of \(url.path) is not an emulator record (\(error)); "
+                                + "the emulator will not start and rewrite the journal without it",
+                            status: 500)
+                    }
+                }
             }
         }
         return try EmulatorJournal(url: url, records: compact(records))

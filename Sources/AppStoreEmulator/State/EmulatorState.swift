@@ -16,18 +16,31 @@ struct EmulatorState: Sendable {
     var notifications: [String: EmulatedNotification] = [:]
     /// Notification UUIDs in the order they were issued.
     var notificationOrder: [String] = []
+    /// The accounts' app download transactions by `appTransactionId`, derived from the
+    /// transactions.
+    var appTransactions: [String: EmulatedAppTransaction] = [:]
+    /// The `appTransactionId` of each account (device and environment) that bought.
+    private var appTransactionIds: [Account: String] = [:]
+
+    /// An Apple account: a device in one environment.
+    private struct Account: Hashable {
+        var deviceId: String
+        var environment: AppStoreEnvironment
+    }
 
     /// Applies one journal record.
     mutating func apply(_ record: EmulatorRecord) {
         switch record {
         case .device(let device):
             devices[device.deviceId] = device
-        case .transaction(let transaction):
+        case .transaction(var transaction):
+            upgrade(&transaction)
             if transactions.updateValue(transaction, forKey: transaction.transactionId) == nil {
                 transactionOrder.append(transaction.transactionId)
                 transactionsByDevice[transaction.deviceId, default: []].append(transaction.transactionId)
             }
             track(transaction)
+            noteAppTransaction(of: transaction)
         case .pendingPurchase(let pending):
             pendingPurchases[pending.pendingId] = pending
         case .pendingResolved(let pendingId):
@@ -37,6 +50,52 @@ struct EmulatorState: Sendable {
                 notificationOrder.append(notification.notificationUUID)
             }
         }
+    }
+
+    /// Brings a transaction from a journal an older emulator wrote up to date: the app
+    /// transaction id Apple now signs every transaction with, and the type and share of a
+    /// refund made before refunds could be partial (all of it).
+    private func upgrade(_ transaction: inout EmulatedTransaction) {
+        if transaction.appTransactionId == nil {
+            transaction.appTransactionId = appTransactionId(
+                deviceId: transaction.deviceId, environment: transaction.environment)
+        }
+        if transaction.refundState == .refunded, transaction.revocationType == nil {
+            transaction.revocationType = .refundFull
+            transaction.revocationPercentage = Milliunits.whole
+        }
+    }
+
+    /// Records the app transaction a transaction belongs to, from its first purchase on.
+    private mutating func noteAppTransaction(of transaction: EmulatedTransaction) {
+        guard let id = transaction.appTransactionId else { return }
+        if var known = appTransactions[id] {
+            known.originalPurchaseDate = min(known.originalPurchaseDate, transaction.purchaseDate)
+            appTransactions[id] = known
+            return
+        }
+        appTransactions[id] = EmulatedAppTransaction(
+            appTransactionId: id, deviceId: transaction.deviceId, environment: transaction.environment,
+            originalPurchaseDate: transaction.purchaseDate)
+        appTransactionIds[Account(deviceId: transaction.deviceId, environment: transaction.environment)] = id
+    }
+
+    /// The account's app transaction id: the one it has, or the next to mint for its first
+    /// purchase.
+    func appTransactionId(deviceId: String, environment: AppStoreEnvironment) -> String {
+        appTransactionIds[Account(deviceId: deviceId, environment: environment)]
+            ?? EmulatedAppTransaction.appTransactionId(number: appTransactions.count + 1)
+    }
+
+    /// The app transaction of the customer an id belongs to: a transaction id (original or
+    /// not) or an app transaction id, in `environment`; `nil` when none is known there.
+    func appTransaction(ofAnyTransactionId id: String, in environment: AppStoreEnvironment)
+        -> EmulatedAppTransaction?
+    {
+        guard let appTransaction = appTransactions[transactions[id]?.appTransactionId ?? id],
+            appTransaction.environment == environment
+        else { return nil }
+        return appTransaction
     }
 
     /// Keeps ``unfinishedByDevice`` in step with one transaction's new version.

@@ -3,9 +3,10 @@ import Foundation
 /// The JSON body the outbox sends to the game server for one delivery.
 ///
 /// Dates are epoch milliseconds, as in Apple's signed transactions. The receiver must
-/// deduplicate on ``transactionId`` (also the outbox's idempotency key).
+/// deduplicate on the outbox's idempotency key, which for a delivery is ``transactionId``
+/// (a later refund of the purchase is a ``RefundMessage`` with a key of its own).
 public struct DeliveryMessage: Sendable, Hashable, Codable {
-    /// Always `"delivery"`; room for other kinds later.
+    /// Always `"delivery"` (a ``RefundMessage`` has another kind).
     public var kind: String
     /// The player who receives the goods.
     public var playerId: String

@@ -13,9 +13,15 @@ public struct HistoryEventType: OpenEnumeration, ExpressibleByStringLiteral {
     public static let orderCreated: HistoryEventType = "order_created"
     /// A transaction was delivered (written by ``LedgerStore/deliver(_:)``).
     public static let delivered: HistoryEventType = "delivered"
-    /// A grant was reversed after a refund (written by ``LedgerStore/reverse(transactionId:reason:)``).
+    /// The refunded share of a purchase grew (a whole or partial refund) and the ledger took
+    /// back the difference; the detail holds `refundedShare`, `previousRefundedShare`
+    /// (milliunits), the signed `grants` moved and the `reason` (written by
+    /// ``LedgerStore/settleRefundState(transactionId:reason:)`` and
+    /// ``LedgerStore/reverse(transactionId:reason:)``).
     public static let refunded: HistoryEventType = "refunded"
-    /// A refund was reversed and the goods granted again (written by ``LedgerStore/regrant(transactionId:)``).
+    /// The refunded share of a purchase shrank (a refund reversal) and the ledger gave back
+    /// the difference; the same detail without `reason` (written by
+    /// ``LedgerStore/settleRefundState(transactionId:reason:)`` and ``LedgerStore/regrant(transactionId:)``).
     public static let refundReversed: HistoryEventType = "refund_reversed"
     /// Support staff granted goods by hand (written by ``LedgerStore/grantManually(playerId:grants:reason:actor:)``).
     public static let manualGrant: HistoryEventType = "manual_grant"

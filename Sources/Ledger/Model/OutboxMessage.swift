@@ -1,17 +1,20 @@
 import Foundation
 
 /// A message for the game server's webhook, enqueued in the same database transaction as
-/// the delivery it announces (transactional outbox).
+/// the delivery or the change of refunded share it announces (transactional outbox).
 public struct OutboxMessage: Sendable, Hashable, Codable {
     /// The message's id.
     public var id: Int64
-    /// The key the receiver deduplicates on: the App Store transaction id.
+    /// The key the receiver deduplicates on: the App Store transaction id for a delivery,
+    /// ``RefundMessage/idempotencyKey(transactionId:sequence:)`` for a change of its
+    /// refunded share.
     public var idempotencyKey: String
     /// The player concerned.
     public var playerId: String
     /// The transaction concerned.
     public var transactionId: String?
-    /// The body to send: JSON, a ``DeliveryMessage``.
+    /// The body to send: JSON, a ``DeliveryMessage`` or a ``RefundMessage`` (told apart by
+    /// their `kind`).
     public var payload: Data
     /// How many sends have failed so far.
     public var attempts: Int

@@ -2,7 +2,8 @@ import AppStoreModel
 import Foundation
 
 /// A delivered App Store transaction, as the ledger recorded it the first time it was
-/// delivered. Only ``status``, ``refundedAt`` and ``refundReason`` change afterwards.
+/// delivered. Only ``status``, ``refundedShare``, ``refundedAt`` and ``refundReason`` change
+/// afterwards.
 public struct Purchase: Sendable, Hashable, Codable {
     /// Apple's transaction id (unique).
     public var transactionId: String
@@ -24,15 +25,20 @@ public struct Purchase: Sendable, Hashable, Codable {
     public var flags: Set<String>
     /// What was granted.
     public var grants: Grants
-    /// Delivered, or refunded.
+    /// Delivered (perhaps refunded in part: see ``refundedShare``), or refunded in whole.
     public var status: PurchaseStatus
+    /// How much of the purchase Apple has refunded, as Apple's latest word says, in
+    /// milliunits: 0 (none) to 100,000 (all of it, ``PurchaseStatus/refunded``). The ledger
+    /// has taken back that share of each item of ``grants``, rounded down
+    /// (``RefundShare``).
+    public var refundedShare: Int
     /// When Apple says the purchase happened.
     public var purchaseDate: Date
     /// When the ledger delivered it.
     public var deliveredAt: Date
-    /// When the grant was last reversed, while ``status`` is ``PurchaseStatus/refunded``.
+    /// When the refunded share last grew, while ``refundedShare`` is above 0.
     public var refundedAt: Date?
-    /// Why the grant was reversed, while ``status`` is ``PurchaseStatus/refunded``.
+    /// Why the refunded share last grew, while ``refundedShare`` is above 0.
     public var refundReason: String?
 
     /// Creates a purchase value.
@@ -50,6 +56,7 @@ public struct Purchase: Sendable, Hashable, Codable {
         status: PurchaseStatus,
         purchaseDate: Date,
         deliveredAt: Date,
+        refundedShare: Int = 0,
         refundedAt: Date? = nil,
         refundReason: String? = nil
     ) {
@@ -66,6 +73,7 @@ public struct Purchase: Sendable, Hashable, Codable {
         self.status = status
         self.purchaseDate = purchaseDate
         self.deliveredAt = deliveredAt
+        self.refundedShare = refundedShare
         self.refundedAt = refundedAt
         self.refundReason = refundReason
     }

@@ -1,9 +1,12 @@
 /// The outcome of ``LedgerStore/settleRefundState(transactionId:reason:)``.
 public enum RefundSettlement: Sendable, Hashable {
-    /// Apple's latest word is a refund or revocation: this call reversed the grant. Check
+    /// Apple's latest word refunds more of the purchase than the ledger had taken back
+    /// (a refund, whole or partial, or a larger cumulative one): this call took back the
+    /// difference (the purchase as it stands now, and the negative entries). Check
     /// ``LedgerPosting/negativeBalances``: a refund may leave a balance below zero.
     case reversed(Purchase, LedgerPosting)
-    /// Apple's latest word is a refund reversal: this call granted the purchase again.
+    /// Apple's latest word refunds less of it (a refund reversal): this call gave back the
+    /// difference.
     case regranted(Purchase, LedgerPosting)
     /// The purchase already agrees with Apple's latest word (or no word is recorded).
     case unchanged(Purchase)

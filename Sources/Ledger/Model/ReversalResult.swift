@@ -1,7 +1,8 @@
 /// The outcome of ``LedgerStore/reverse(transactionId:reason:)``.
 public enum ReversalResult: Sendable, Hashable {
-    /// This call reversed the grant: the purchase (now refunded) and the negative entries.
-    /// Check ``LedgerPosting/negativeBalances``: a refund may leave a balance below zero.
+    /// This call reversed what was left of the grant: the purchase (now refunded) and the
+    /// negative entries. Check ``LedgerPosting/negativeBalances``: a refund may leave a
+    /// balance below zero.
     case reversed(Purchase, LedgerPosting)
     /// The purchase was already refunded; nothing changed.
     case alreadyReversed(Purchase)

@@ -3,48 +3,54 @@ import Foundation
 extension LedgerWrites {
     /// Delivers a transaction exactly once (see ``LedgerStore/deliver(_:)``): the primary key
     /// on `transaction_id` decides, the first insert wins. (A concurrent PostgreSQL insert of
-    /// the same id waits for the first transaction, then does nothing.) A transaction whose
-    /// latest recorded refund-state word is a refund is refused, in the same database
-    /// transaction that would write it (see ``readRefundState(transactionId:dialect:)``).
+    /// the same id waits for the first transaction, then does nothing.) In the same database
+    /// transaction, under the refund-state lock (see ``readRefundState(transactionId:dialect:)``),
+    /// a transaction whose latest recorded refund-state word refunds all of it is refused,
+    /// and one refunded in part is delivered and its refunded share taken back at once.
     static func deliver(
         _ delivery: Delivery,
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) throws -> LedgerOperation<DeliveryResult> {
         let insert = try LedgerSQL.insertPurchase(delivery, deliveredAt: now)
-        return readRefundState(transactionId: delivery.transactionId, dialect: dialect)
+        let transactionId = delivery.transactionId
+        return readRefundState(transactionId: transactionId, dialect: dialect)
             .then { notices in
-                .checkpoint(.refundStateRead(transactionId: delivery.transactionId), returning: notices)
+                .checkpoint(.refundStateRead(transactionId: transactionId), returning: notices)
             }
             .then { notices in
-                guard notices.isRevoked else { return .first(insert, Purchase.init(row:)) }
-                // Refused, unless delivered before the refund (then it is already settled).
-                return LedgerOperation.first(
-                    LedgerSQL.purchase(transactionId: delivery.transactionId), Purchase.init(row:)
-                )
-                .map { existing in
-                    guard existing != nil else {
-                        throw LedgerError.transactionRevoked(transactionId: delivery.transactionId)
-                    }
-                    return nil
-                }
-            }
-            .then { inserted in
-                guard let inserted else {
-                    return LedgerOperation.first(
-                        LedgerSQL.purchase(transactionId: delivery.transactionId),
-                        Purchase.init(row:)
-                    )
-                    .map { existing in
-                        guard let existing else {
-                            throw LedgerError.corruptRow(
-                                "purchase \(delivery.transactionId) conflicted but is missing")
+                // Refused when refunded in whole, unless delivered before (then it is settled).
+                let refused = notices.share == RefundShare.whole
+                let statement = refused ? LedgerSQL.purchase(transactionId: transactionId) : insert
+                return LedgerOperation.first(statement, Purchase.init(row:)).then {
+                    row -> LedgerOperation<DeliveryResult> in
+                    switch (row, refused) {
+                    case (let existing?, true): return .done(.alreadyDelivered(existing))
+                    case (nil, true): throw LedgerError.transactionRevoked(transactionId: transactionId)
+                    case (let inserted?, false):
+                        return fulfillOrder(of: delivery, purchase: inserted, at: now)
+                            .then { purchase in grant(purchase, at: now).map { purchase } }
+                            .then { purchase in
+                                move(purchase, toRefundedShare: notices.share, reason: notices.latestType, at: now)
+                                    .map { movement in
+                                        guard case .moved(let refunded, _, _) = movement else {
+                                            return .delivered(purchase)
+                                        }
+                                        return .delivered(refunded)
+                                    }
+                            }
+                    case (nil, false):
+                        return LedgerOperation.first(
+                            LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)
+                        )
+                        .map { existing in
+                            guard let existing else {
+                                throw LedgerError.corruptRow("purchase \(transactionId) conflicted but is missing")
+                            }
+                            return .alreadyDelivered(existing)
                         }
-                        return .alreadyDelivered(existing)
                     }
                 }
-                return fulfillOrder(of: delivery, purchase: inserted, at: now)
-                    .then { purchase in grant(purchase, at: now).map { .delivered(purchase) } }
             }
     }
 

@@ -44,40 +44,6 @@ extension LedgerWrites {
         }
     }
 
-    /// Applies a refund or its reversal once: only the call whose conditional update changes
-    /// the purchase posts the (signed) grants and appends the transition's event.
-    static func apply(
-        _ transition: PurchaseStatusTransition,
-        to transactionId: String,
-        at now: Date
-    ) -> LedgerOperation<PurchaseStatusTransition.Outcome> {
-        LedgerOperation.first(transition.update, Purchase.init(row:)).then { changed in
-            guard let purchase = changed else {
-                return LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:))
-                    .map { existing in existing.map { .unchanged($0) } ?? .unknownTransaction }
-            }
-            return post(
-                playerId: purchase.playerId,
-                grants: purchase.grants.mapValues { transition.sign * $0 },
-                kind: transition.kind,
-                transactionId: transactionId,
-                reason: transition.reason,
-                actor: nil,
-                at: now
-            )
-            .then { posting in
-                LedgerOperation.execute(
-                    try LedgerSQL.insertEvent(
-                        LedgerRules.purchaseChangeEvent(
-                            transition.eventType, purchase: purchase, posting: posting, reason: transition.reason,
-                            at: now)
-                    )
-                )
-                .map { .changed(purchase, posting) }
-            }
-        }
-    }
-
     /// Posts support's ``LedgerEntryKind/manual`` entries and appends the audited
     /// ``HistoryEventType/manualGrant`` event.
     static func grantManually(

@@ -1,28 +1,33 @@
 import Foundation
 
 extension LedgerWrites {
-    /// Locks the transaction id's refund state (PostgreSQL) and reads Apple's latest
-    /// refund-state word on it, inside the caller's database transaction.
+    /// Locks the transaction id's refund state until the end of the caller's database
+    /// transaction (PostgreSQL's advisory lock; SQLite's write transaction holds its single
+    /// writer already).
     ///
-    /// Every decision on a transaction's refund state (deliver it or refuse; reverse or
-    /// re-grant it) starts here and writes in the same database transaction, and every
+    /// Every decision on a transaction's refund state (deliver it or refuse; move its
+    /// refunded share) starts here and writes in the same database transaction, and every
     /// refund-state notice is recorded before it is settled: whichever of a delivery and a
     /// settlement takes the lock second reads what the first committed.
+    static func lockRefundState(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<Void> {
+        switch dialect {
+        case .postgres: .execute(LedgerSQL.lockRefundState(transactionId: transactionId))
+        case .sqlite: .done(())
+        }
+    }
+
+    /// Locks the transaction id's refund state and reads Apple's latest refund-state word
+    /// on it, inside the caller's database transaction.
     static func readRefundState(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<RefundNotices> {
-        let lock: LedgerOperation<Void> =
-            switch dialect {
-            case .postgres: .execute(LedgerSQL.lockRefundState(transactionId: transactionId))
-            case .sqlite: .done(())
-            }
-        return lock.then { _ in
+        lockRefundState(transactionId: transactionId, dialect: dialect).then { _ in
             LedgerOperation<[HistoryEvent]>.rows(
                 LedgerSQL.notificationEvents(transactionId: transactionId), HistoryEvent.init(row:))
         }
         .map(RefundNotices.init(events:))
     }
 
-    /// Brings the purchase to Apple's latest recorded refund-state word, in one database
-    /// transaction (see ``LedgerStore/settleRefundState(transactionId:reason:)``).
+    /// Brings the purchase's refunded share to Apple's latest recorded word, in one
+    /// database transaction (see ``LedgerStore/settleRefundState(transactionId:reason:)``).
     static func settleRefundState(
         transactionId: String,
         reason: String,
@@ -37,31 +42,9 @@ extension LedgerWrites {
                 .then { purchase -> LedgerOperation<RefundSettlement> in
                     guard let purchase else { return .done(.unknownTransaction) }
                     guard !notices.isEmpty else { return .done(.unchanged(purchase)) }
-                    switch (purchase.status, notices.isRevoked) {
-                    case (.delivered, true):
-                        let refund = PurchaseStatusTransition.refund(
-                            transactionId: transactionId, reason: reason, at: now)
-                        return apply(refund, to: transactionId, at: now).map(RefundSettlement.init)
-                    case (.refunded, false):
-                        let regrant = PurchaseStatusTransition.regrant(transactionId: transactionId)
-                        return apply(regrant, to: transactionId, at: now).map(RefundSettlement.init)
-                    case (.delivered, false), (.refunded, true):
-                        return .done(.unchanged(purchase))
-                    }
+                    return move(purchase, toRefundedShare: notices.share, reason: reason, at: now)
+                        .map(RefundSettlement.init)
                 }
-        }
-    }
-}
-
-extension RefundSettlement {
-    /// A status transition's outcome as a settlement (the lock makes a transition chosen
-    /// under it change the purchase; an unchanged row is reported as such all the same).
-    init(_ outcome: PurchaseStatusTransition.Outcome) {
-        switch outcome {
-        case .changed(let purchase, let posting):
-            self = purchase.status == .refunded ? .reversed(purchase, posting) : .regranted(purchase, posting)
-        case .unchanged(let purchase): self = .unchanged(purchase)
-        case .unknownTransaction: self = .unknownTransaction
         }
     }
 }

@@ -35,6 +35,7 @@ extension Purchase {
             status: try row.enumeration(PurchaseStatus.self, "status"),
             purchaseDate: try row.requiredTimestamp("purchase_date"),
             deliveredAt: try row.requiredTimestamp("delivered_at"),
+            refundedShare: Int(try row.requiredInteger("refunded_share")),
             refundedAt: try row.timestamp("refunded_at"),
             refundReason: try row.text("refund_reason")
         )

@@ -93,21 +93,26 @@ enum LedgerRules {
         )
     }
 
-    /// The event recording a reversal or a re-grant of a purchase.
-    static func purchaseChangeEvent(
-        _ type: HistoryEventType,
-        purchase: Purchase,
+    /// The event recording a change of a purchase's refunded share: ``HistoryEventType/refunded``
+    /// when it grew, ``HistoryEventType/refundReversed`` when it shrank.
+    static func refundMovementEvent(
+        _ purchase: Purchase,
+        previousShare: Int,
         posting: LedgerPosting,
-        reason: String?,
         at: Date
     ) throws -> HistoryEvent {
-        var detail = ["grants": try LedgerJSON.text(signedGrants(posting))]
-        detail["reason"] = reason
+        let grows = purchase.refundedShare > previousShare
+        var detail = [
+            "grants": try LedgerJSON.text(signedGrants(posting)),
+            "refundedShare": String(purchase.refundedShare),
+            "previousRefundedShare": String(previousShare),
+        ]
+        if grows { detail["reason"] = purchase.refundReason }
         if posting.hasNegativeBalance {
             detail["negativeBalances"] = try LedgerJSON.text(posting.negativeBalances)
         }
         return HistoryEvent(
-            type: type,
+            type: grows ? .refunded : .refundReversed,
             playerId: purchase.playerId,
             orderId: purchase.orderId,
             transactionId: purchase.transactionId,

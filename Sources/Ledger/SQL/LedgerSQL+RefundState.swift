@@ -25,4 +25,17 @@ extension LedgerSQL {
             [.text(transactionId), .text(HistoryEventType.notificationReceived.rawValue)]
         )
     }
+
+    /// How many times the transaction's refunded share has changed (its
+    /// ``HistoryEventType/refunded`` and ``HistoryEventType/refundReversed`` events), as
+    /// `movements`.
+    static func refundMovements(transactionId: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT count(*) AS movements FROM history_events WHERE transaction_id = ? AND type IN (?, ?)",
+            [
+                .text(transactionId), .text(HistoryEventType.refunded.rawValue),
+                .text(HistoryEventType.refundReversed.rawValue),
+            ]
+        )
+    }
 }

@@ -16,7 +16,7 @@ enum LedgerSQL {
         "order_id, player_id, product_id, quantity, app_account_token, status, created_at, expires_at, fulfilled_by"
     static let purchaseColumns = """
         transaction_id, original_transaction_id, player_id, order_id, product_id, quantity, environment, \
-        source, flags, grants, status, purchase_date, delivered_at, refunded_at, refund_reason
+        source, flags, grants, status, purchase_date, delivered_at, refunded_at, refund_reason, refunded_share
         """
     static let entryColumns =
         "id, player_id, item, amount, kind, transaction_id, reason, actor, balance_after, created_at"
@@ -139,27 +139,21 @@ enum LedgerSQL {
         )
     }
 
-    /// delivered → refunded; a row only when this statement changed it.
-    static func markRefunded(transactionId: String, reason: String, at: Date) -> LedgerStatement {
+    /// Moves the purchase's refunded share from `from` to `purchase`'s (with its status,
+    /// refund date and reason); a row only when this statement changed it (the share was
+    /// still `from`).
+    static func setRefundedShare(_ purchase: Purchase, from: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            UPDATE purchases SET status = 'refunded', refunded_at = ?, refund_reason = ?
-            WHERE transaction_id = ? AND status = 'delivered'
+            UPDATE purchases SET refunded_share = ?, status = ?, refunded_at = ?, refund_reason = ?
+            WHERE transaction_id = ? AND refunded_share = ?
             RETURNING \(purchaseColumns)
             """,
-            [.timestamp(at), .text(reason), .text(transactionId)]
-        )
-    }
-
-    /// refunded → delivered; a row only when this statement changed it.
-    static func markRegranted(transactionId: String) -> LedgerStatement {
-        LedgerStatement(
-            """
-            UPDATE purchases SET status = 'delivered', refunded_at = NULL, refund_reason = NULL
-            WHERE transaction_id = ? AND status = 'refunded'
-            RETURNING \(purchaseColumns)
-            """,
-            [.text(transactionId)]
+            [
+                .integer(Int64(purchase.refundedShare)), .text(purchase.status.rawValue),
+                .optional(purchase.refundedAt), .optional(purchase.refundReason), .text(purchase.transactionId),
+                .integer(Int64(from)),
+            ]
         )
     }
 
@@ -379,11 +373,15 @@ enum LedgerSQL {
 
     /// The history event for a new notification, attributed to the transaction's player
     /// when the transaction was already delivered.
-    static func insertNotificationEvent(_ notification: NotificationRecord, signedDate: Date?) throws -> LedgerStatement
-    {
+    static func insertNotificationEvent(
+        _ notification: NotificationRecord,
+        signedDate: Date?,
+        revokedShare: Int?
+    ) throws -> LedgerStatement {
         var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
         detail["subtype"] = notification.subtype
         detail["signedDate"] = signedDate.map { String($0.ledgerMilliseconds) }
+        detail["revokedShare"] = revokedShare.map(String.init)
         let transactionId = SQLArgument.optional(notification.transactionId)
         return LedgerStatement(
             """

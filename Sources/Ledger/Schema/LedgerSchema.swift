@@ -4,16 +4,18 @@
 /// PostgreSQL and epoch milliseconds on SQLite):
 /// - `orders` — primary key `order_id`, UNIQUE `app_account_token`.
 /// - `purchases` — primary key `transaction_id` (exactly-once delivery), `order_id`
-///   references `orders` (checked at commit).
+///   references `orders` (checked at commit); `refunded_share` (version 4) in milliunits.
 /// - `balances` — primary key (`player_id`, `item`), materialized from the ledger.
 /// - `ledger_entries` — append-only, `transaction_id` references `purchases`.
-/// - `outbox` — UNIQUE `idempotency_key` (the transaction id).
+/// - `outbox` — UNIQUE `idempotency_key` (the transaction id; `<id>:refund:<n>` for refunds).
 /// - `history_events` — append-only.
 /// - `notifications` — primary key `notification_uuid` (Apple's duplicates).
 /// - `checkpoints` — primary key `name`.
+/// - `consumption_consents`, `consent_rescissions`, `consumption_reports` (version 3): see
+///   ``consumptionConsent``.
 enum LedgerSchema {
     /// Every migration, in version order.
-    static let migrations: [LedgerMigration] = [initial, clientEventRetention]
+    static let migrations: [LedgerMigration] = [initial, clientEventRetention, consumptionConsent, partialRefunds]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
     /// processes starting at once.

@@ -13,14 +13,15 @@ extension SQLLedgerStore {
     }
 
     public func reverse(transactionId: String, reason: String) async throws -> ReversalResult {
-        let now = self.now
-        let refund = PurchaseStatusTransition.refund(transactionId: transactionId, reason: reason, at: now)
-        return ReversalResult(try await write(LedgerWrites.apply(refund, to: transactionId, at: now)))
+        let move = LedgerWrites.moveRefundedShare(
+            transactionId: transactionId, to: RefundShare.whole, reason: reason, dialect: dialect, at: now)
+        return ReversalResult(try await write(move))
     }
 
     public func regrant(transactionId: String) async throws -> RegrantResult {
-        let regrant = PurchaseStatusTransition.regrant(transactionId: transactionId)
-        return RegrantResult(try await write(LedgerWrites.apply(regrant, to: transactionId, at: now)))
+        let move = LedgerWrites.moveRefundedShare(
+            transactionId: transactionId, to: 0, reason: nil, dialect: dialect, at: now)
+        return RegrantResult(try await write(move))
     }
 
     public func settleRefundState(transactionId: String, reason: String) async throws -> RefundSettlement {

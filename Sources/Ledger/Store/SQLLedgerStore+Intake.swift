@@ -27,6 +27,7 @@ extension SQLLedgerStore {
         subtype: String?,
         transactionId: String?,
         signedDate: Date?,
+        revokedShare: Int?,
         receivedAt: Date
     ) async throws -> Bool {
         let notification = NotificationRecord(
@@ -37,7 +38,8 @@ extension SQLLedgerStore {
             receivedAt: receivedAt.ledgerNormalized,
             processedAt: nil
         )
-        return try await write(LedgerWrites.recordNotification(notification, signedDate: signedDate))
+        return try await write(
+            LedgerWrites.recordNotification(notification, signedDate: signedDate, revokedShare: revokedShare))
     }
 
     public func markNotificationProcessed(_ notificationUUID: String) async throws {

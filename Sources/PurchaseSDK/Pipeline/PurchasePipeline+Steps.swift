@@ -82,7 +82,7 @@ extension PurchasePipeline {
                 productId: record.productId, appAccountToken: token, quantity: record.quantity)
         } catch {
             try ensureRunning()
-            try await persist(record.moved(to: .failed(reason: "store_unavailable")))
+            try await persist(record.moved(to: .failed(reason: Self.storeUnavailable)))
             await log("store_purchase_failed", record)
             return
         }
@@ -174,6 +174,7 @@ extension PurchasePipeline {
         try await pass(.afterFinish, record)
         var next = record.moved(to: state)
         next.transactionFinished = true
+        next.finishReason = state == .finished ? .delivered : .rejected
         try await persist(next)
         await log("transaction_finished", next)
     }
@@ -195,6 +196,12 @@ extension PurchasePipeline {
         let delay = configuration.retry.delay(afterFailures: failures, random: configuration.random())
         try await configuration.clock.sleep(for: delay)
     }
+}
+
+extension PurchasePipeline {
+    /// The failure reason of an order whose store purchase gave no answer: the store may
+    /// have charged, and the transaction then arrives later.
+    static let storeUnavailable = "store_unavailable"
 }
 
 extension PurchaseRecord {

@@ -2,7 +2,8 @@
 /// call, and promoted purchases.
 extension PurchasePipeline {
     /// Binds the store's unfinished transactions, settles orders a dead process left
-    /// before paying, and restarts every order still owed a delivery or a finish.
+    /// before paying (or that the server fulfilled without the app), and restarts every
+    /// order still owed a delivery or a finish.
     func resume() async throws {
         for transaction in (try? await configuration.store.unfinishedTransactions()) ?? [] {
             await accept(transaction)
@@ -10,20 +11,58 @@ extension PurchasePipeline {
         for record in allRecords() where workers[record.id] == nil {
             switch record.state {
             case .created, .purchasing:
-                // The process died before the store charged (an unfinished transaction would
-                // have been bound above): nothing was paid. If the store charges after all,
-                // the transaction's token still finds this record.
+                // Unless the server fulfilled the order (below), the process died before the
+                // store charged (an unfinished transaction would have been bound above):
+                // nothing was paid. If the store charges after all, the transaction's token
+                // still finds this record.
+                if try await settleFulfilledByServer(record) { continue }
                 try await persist(record.moved(to: .cancelled))
                 await log("purchase_interrupted", record)
+            case .pending:
+                // Approved while the app was gone, and delivered and finished by the server
+                // before the store showed the app the transaction.
+                _ = try await settleFulfilledByServer(record)
+            case .failed(let reason) where reason == Self.storeUnavailable && record.transactionId == nil:
+                // The store's answer was lost; the charge, if there was one, was expected from
+                // the store's updates, which do not show what the server finished.
+                _ = try await settleFulfilledByServer(record)
             case .purchased, .reported, .delivered, .failed:
                 guard !record.state.isSettled || (record.transactionId != nil && !record.transactionFinished)
                 else { continue }
                 await log("purchase_resumed", record, attributes: ["state": record.state.name])
                 _ = launch(record.id)
-            case .finished, .cancelled, .pending:
+            case .finished, .cancelled:
                 continue
             }
         }
+    }
+
+    /// Settles a record whose transaction the store never showed the app (the app died
+    /// while the store charged, Ask to Buy approved while it was closed, or the store's
+    /// answer was lost), when the server says a transaction fulfilled its order: the server
+    /// delivered it from Apple's notification and finished it at Apple (Finish
+    /// Transaction), so the store no longer lists it. The record is journaled ``PurchaseState/finished`` with
+    /// ``FinishReason/finishedByServer`` and announced as delivered. Returns `false`, and
+    /// changes nothing, for a record without a server order, an order not fulfilled, or a
+    /// server that cannot answer now.
+    private func settleFulfilledByServer(_ record: PurchaseRecord) async throws -> Bool {
+        guard let orderId = record.orderId, record.transactionId == nil else { return false }
+        let order: ServerOrder
+        do {
+            let token = try await configuration.tokens(record.playerId)
+            order = try await configuration.server.order(orderId: orderId, token: token)
+        } catch {
+            return false
+        }
+        guard order.status == "fulfilled", let transactionId = order.fulfilledBy else { return false }
+        var next = record.moved(to: .finished)
+        next.transactionId = transactionId
+        next.transactionFinished = true
+        next.finishReason = .finishedByServer
+        try await persist(next)
+        await log("transaction_finished_by_server", next)
+        outcomeSink.yield(.delivered(next))
+        return true
     }
 
     /// Follows the store's transaction updates and promoted purchases while running.

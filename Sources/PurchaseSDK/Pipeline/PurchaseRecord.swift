@@ -36,8 +36,12 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
     public var signedTransaction: String?
     /// The server's acknowledgement, once delivered.
     public var delivery: ServerDelivery?
-    /// Whether the store was told to finish the transaction.
+    /// Whether the store was told to finish the transaction, or no longer lists it because
+    /// the server finished it (``finishReason``).
     public var transactionFinished: Bool
+    /// Why the transaction counts as finished, once it does; `nil` in journals written
+    /// before reasons were kept.
+    public var finishReason: FinishReason?
     /// Failed attempts to reach the server for this order so far.
     public var attempts: Int
     /// When the record was created.

@@ -20,6 +20,21 @@ public struct PurchaseServerClient: Sendable {
         return try Self.decode(ServerOrder.self, from: response)
     }
 
+    /// `GET /v1/players/me/orders/{orderId}`: one of the player's orders, as it stands now.
+    func order(orderId: String, token: String) async throws(ServerCallError) -> ServerOrder {
+        let request = NetworkRequest(
+            method: "GET", url: baseURL.appendingPathComponent("v1/players/me/orders").appendingPathComponent(orderId),
+            headers: ["Authorization": "Bearer \(token)"])
+        let response: NetworkResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw .retryable(reason: "network_error")
+        }
+        guard response.status == 200 else { throw Self.failure(response) }
+        return try Self.decode(ServerOrder.self, from: response)
+    }
+
     /// `POST /v1/purchases`: the server verifies and delivers, once.
     func report(_ report: PurchaseReportBody, token: String) async throws(ServerCallError) -> ServerDelivery {
         let response = try await post("v1/purchases", body: report, token: token)

@@ -9,12 +9,26 @@ public struct StoreTransaction: Codable, Hashable, Sendable {
     /// StoreKit 2's `jwsRepresentation`; `nil` on the StoreKit 1 path, which reports the
     /// receipt instead.
     public var signedTransaction: String?
+    /// The customer's app download transaction for this app (StoreKit's
+    /// `appTransactionID`, Apple's `appTransactionId`): the same for every transaction of
+    /// the Apple Account. `nil` when the store gave none and the signed transaction carries
+    /// none (StoreKit 1, or data signed before Apple added it).
+    public var appTransactionId: String?
 
     /// Creates a transaction.
-    public init(transactionId: String, productId: String, appAccountToken: String?, signedTransaction: String?) {
+    ///
+    /// - Parameter appTransactionId: the store's app transaction id; when `nil`, the one
+    ///   `signedTransaction`'s payload carries, if any (read without checking the signature:
+    ///   it identifies, the server verifies).
+    public init(
+        transactionId: String, productId: String, appAccountToken: String?, signedTransaction: String?,
+        appTransactionId: String? = nil
+    ) {
         self.transactionId = transactionId
         self.productId = productId
         self.appAccountToken = appAccountToken
         self.signedTransaction = signedTransaction
+        self.appTransactionId =
+            appTransactionId ?? signedTransaction.flatMap { SignedTransactionFields($0)?.appTransactionId }
     }
 }

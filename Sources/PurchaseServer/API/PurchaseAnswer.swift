@@ -28,6 +28,13 @@ struct PurchaseAnswer: Codable, Hashable, Sendable {
     var balances: [String: Int64]
     /// Flags recorded at delivery (`unbound`, `sandbox_in_production`, …).
     var flags: [String]
+    /// In support's order lookup only: what was done to make Apple's transaction carry the
+    /// token of the order the purchase is bound to; absent when nothing needed doing.
+    var appAccountTokenAtApple: AppAccountTokenAnswer?
+    /// With `delivered` and `already_delivered`: how much of the purchase Apple has refunded
+    /// so far, in milliunits (0 none, 100,000 all); the ledger has taken that share of
+    /// ``grants`` back, rounded down, and ``balances`` show it.
+    var refundedShare: Int?
 
     init(_ result: DeliveryResult, balances: [String: Int64]) {
         let purchase = result.purchase
@@ -38,6 +45,7 @@ struct PurchaseAnswer: Codable, Hashable, Sendable {
         grants = purchase.grants
         self.balances = balances
         flags = purchase.flags.sorted()
+        refundedShare = purchase.refundedShare
     }
 
     init(_ refusal: DeliveryRefusal) {

@@ -18,6 +18,12 @@ extension ServerConfiguration {
         ("STOREKEEPER_APPLE_API_KEY_ID", "appStoreServerAPI.keyId"),
         ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
         ("STOREKEEPER_ADDITIONAL_ROOTS", "additionalRoots, comma-separated paths"),
+        ("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE", "finishTransactionsAtApple (true or false)"),
+        (
+            "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE",
+            "consumption.refundPreference (none, decline, grantFull, grantProrated, byConsumption)"
+        ),
+        ("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", "consumption.sampleContentProvided (true or false)"),
     ]
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
@@ -58,8 +64,33 @@ extension ServerConfiguration {
             configuration.webhook = WebhookSettings(url: url, secret: configuration.webhook?.secret)
         }
         if let secret = value("STOREKEEPER_WEBHOOK_SECRET") { configuration.webhook?.secret = secret }
+        if let text = value("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE") {
+            guard let finish = Bool(text) else {
+                throw ConfigurationError("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE must be true or false, not \(text)")
+            }
+            configuration.finishTransactionsAtApple = finish
+        }
         try configuration.applyAppStoreServerAPIEnvironment(value)
+        try configuration.applyConsumptionEnvironment(value)
         return configuration
+    }
+
+    private mutating func applyConsumptionEnvironment(_ value: (String) -> String?) throws {
+        if let text = value("STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE") {
+            guard let policy = ConsumptionSettings.RefundPreferencePolicy(rawValue: text) else {
+                let names = ConsumptionSettings.RefundPreferencePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError(
+                    "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE must be one of \(names), not \(text)")
+            }
+            consumption.refundPreference = policy
+        }
+        if let text = value("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED") {
+            guard let provided = Bool(text) else {
+                throw ConfigurationError(
+                    "STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED must be true or false, not \(text)")
+            }
+            consumption.sampleContentProvided = provided
+        }
     }
 
     private mutating func applyAppStoreServerAPIEnvironment(_ value: (String) -> String?) throws {

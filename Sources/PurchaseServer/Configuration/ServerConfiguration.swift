@@ -33,12 +33,21 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var verifyReceipt: VerifyReceiptSettings
     /// The App Store Server API (notification history, Look Up Order ID, consumption).
     public var appStoreServerAPI: AppStoreServerAPISettings?
-    /// Whether to answer `CONSUMPTION_REQUEST` with Send Consumption Information.
+    /// Whether to answer `CONSUMPTION_REQUEST` with Send Consumption Information (for
+    /// players who consented to it).
     public var answerConsumptionRequests: Bool
+    /// What those answers state beyond the ledger's facts.
+    public var consumption: ConsumptionSettings
     /// How often the reconciler pulls notification history, in seconds; 0 turns it off.
     public var reconcilerIntervalSeconds: Double
     /// How far back the reconciler's first run looks, in seconds (Apple keeps 180 days).
     public var reconcilerLookbackSeconds: Double
+    /// Whether the server finishes at Apple (Finish Transaction) the transactions it
+    /// delivered from a notification or the reconciler, which the app never reported
+    /// (consumables, non-consumables and non-renewing subscriptions). `nil`, the default,
+    /// means on when ``appStoreServerAPI`` is configured: see
+    /// ``finishesTransactionsAtApple``.
+    public var finishTransactionsAtApple: Bool?
     /// Where deliveries are posted for the game server, if anywhere.
     public var webhook: WebhookSettings?
     /// Certificate files (DER or PEM; a PEM file may hold several) whose certificates are
@@ -64,8 +73,10 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         verifyReceipt: VerifyReceiptSettings = VerifyReceiptSettings(),
         appStoreServerAPI: AppStoreServerAPISettings? = nil,
         answerConsumptionRequests: Bool = false,
+        consumption: ConsumptionSettings = ConsumptionSettings(),
         reconcilerIntervalSeconds: Double = 3_600,
         reconcilerLookbackSeconds: Double = 7 * 86_400,
+        finishTransactionsAtApple: Bool? = nil,
         webhook: WebhookSettings? = nil,
         additionalRoots: [String] = []
     ) {
@@ -82,8 +93,10 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.verifyReceipt = verifyReceipt
         self.appStoreServerAPI = appStoreServerAPI
         self.answerConsumptionRequests = answerConsumptionRequests
+        self.consumption = consumption
         self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
         self.reconcilerLookbackSeconds = reconcilerLookbackSeconds
+        self.finishTransactionsAtApple = finishTransactionsAtApple
         self.webhook = webhook
         self.additionalRoots = additionalRoots
     }
@@ -115,12 +128,15 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         answerConsumptionRequests =
             try container.decodeIfPresent(Bool.self, forKey: .answerConsumptionRequests)
             ?? defaults.answerConsumptionRequests
+        consumption =
+            try container.decodeIfPresent(ConsumptionSettings.self, forKey: .consumption) ?? defaults.consumption
         reconcilerIntervalSeconds =
             try container.decodeIfPresent(Double.self, forKey: .reconcilerIntervalSeconds)
             ?? defaults.reconcilerIntervalSeconds
         reconcilerLookbackSeconds =
             try container.decodeIfPresent(Double.self, forKey: .reconcilerLookbackSeconds)
             ?? defaults.reconcilerLookbackSeconds
+        finishTransactionsAtApple = try container.decodeIfPresent(Bool.self, forKey: .finishTransactionsAtApple)
         webhook = try container.decodeIfPresent(WebhookSettings.self, forKey: .webhook)
         additionalRoots = try container.decodeIfPresent([String].self, forKey: .additionalRoots) ?? []
     }
@@ -174,6 +190,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         if answerConsumptionRequests, appStoreServerAPI == nil {
             problems.append("answerConsumptionRequests needs appStoreServerAPI")
         }
+        if finishTransactionsAtApple == true, appStoreServerAPI == nil {
+            problems.append("finishTransactionsAtApple needs appStoreServerAPI")
+        }
         if let webhook, (webhook.secret ?? "").isEmpty {
             problems.append("webhook \(webhook.url) needs a secret to sign bodies with")
         }
@@ -196,6 +215,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             + "products=\(catalog.products.count) verifyReceipt=\(verifyReceipt.mode.rawValue) "
             + "serverAPI=\(appStoreServerAPI == nil ? "off" : "on") "
             + "reconciler=\(reconcilerIntervalSeconds > 0 && appStoreServerAPI != nil ? "every \(Int(reconcilerIntervalSeconds))s" : "off") "
+            + "finishAtApple=\(finishesTransactionsAtApple ? "on" : "off") "
             + "webhook=\(webhook == nil ? "off" : "on")"
             + (additionalRoots.isEmpty ? "" : " additionalRoots=\(additionalRoots.count)")
     }

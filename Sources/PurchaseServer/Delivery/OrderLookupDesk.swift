@@ -6,11 +6,13 @@ import Ledger
 /// Support's tool for "I paid and got nothing": Apple's Look Up Order ID with the order id
 /// from the customer's email receipt, then delivery of every transaction it lists through
 /// the shared path (bound transactions go to their order's player; unbound ones to the
-/// player support names).
+/// player support names, through an order made for it), and then Apple's transaction is
+/// made to carry the token of the order the purchase is bound to (``AppAccountTokenBinder``).
 struct OrderLookupDesk: Sendable {
     let client: AppStoreServerAPIClient
     let jwsVerifier: JWSVerifier
     let deliverer: PurchaseDeliverer
+    let binder: AppAccountTokenBinder
     let store: any LedgerStore
 
     func lookUp(_ request: OrderLookupRequest) async throws -> OrderLookupAnswer {
@@ -47,7 +49,10 @@ struct OrderLookupDesk: Sendable {
             }
             let result = try await deliverer.deliver(
                 transaction, source: .adminLookup, claimant: .support(playerId: playerId))
-            return PurchaseAnswer(result, balances: try await store.wallet(playerId: result.purchase.playerId))
+            var answer = PurchaseAnswer(result, balances: try await store.wallet(playerId: result.purchase.playerId))
+            answer.appAccountTokenAtApple = try await binder.bindAtApple(
+                result.purchase, appleToken: transaction.appAccountToken)
+            return answer
         } catch let error as VerificationError {
             return PurchaseAnswer(.rejected(error.code.rawValue, error.message))
         } catch let refusal as DeliveryRefusal {

@@ -8,12 +8,17 @@ import Logging
 ///
 /// Binding: the transaction's `appAccountToken` finds the order, and the order's player
 /// receives the goods; a transaction without a usable token is bound by the order the
-/// reporting player names, or else goes to that player, flagged `unbound`. A claim on a
-/// transaction bound to (or already delivered to) another player is refused and recorded.
+/// reporting player names, or else goes to that player, flagged `unbound`; support binds
+/// one to the player it names through an order made for the binding, whose token support's
+/// lookup then sets at Apple. A claim on a transaction bound to (or already delivered to)
+/// another player is refused and recorded.
 struct PurchaseDeliverer: Sendable {
     let store: any LedgerStore
     let catalog: ProductCatalog
     let deploymentEnvironment: AppStoreEnvironment
+    /// Finishes at Apple what the server delivered without the app; `nil` when finishing is
+    /// off (``ServerConfiguration/finishesTransactionsAtApple``).
+    let finisher: TransactionFinisher?
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -40,6 +45,15 @@ struct PurchaseDeliverer: Sendable {
             try await record(refusal, playerId: claimant.reportingPlayer, source: source)
             throw refusal
         }
+    }
+
+    /// Finishes `purchase` at Apple if the server owes it (``TransactionFinisher``): call it
+    /// once a delivery by a notification or the reconciler committed.
+    ///
+    /// - Throws: ``ServerError/appleUnavailable(_:)`` when Finish Transaction failed for a
+    ///   while (recorded; leave the notification unprocessed so it is tried again).
+    func finishAtApple(_ purchase: Purchase, deliveredBy source: DeliverySource) async throws {
+        try await finisher?.finishIfOwed(purchase, deliveredBy: source)
     }
 
     /// Appends a refusal to the history and counts it; pending answers are not recorded.
@@ -159,13 +173,30 @@ struct PurchaseDeliverer: Sendable {
         case .player(let playerId, nil):
             return Binding(playerId: playerId, order: nil, flags: [PurchaseFlag.unbound])
         case .support(let playerId?):
-            return Binding(playerId: playerId, order: nil, flags: [PurchaseFlag.unbound])
+            return Binding(
+                playerId: playerId, order: try await supportOrder(for: transaction, playerId: playerId),
+                flags: [PurchaseFlag.unbound])
         case .appStore, .support(nil):
             throw DeliveryRefusal.pending(
                 "unbound_transaction",
                 "transaction \(transactionId) carries no known order binding; it is delivered when the player reports it",
                 transactionId: transactionId)
         }
+    }
+
+    /// The order support's binding goes through: made for `playerId` now, with a token of its
+    /// own that support's lookup sets at Apple, so that Apple's later signed data and
+    /// notifications about the purchase find the player as any order's do. It expires at
+    /// once (no purchase is made with it); the delivery fulfils it. When the delivery does
+    /// not happen (another one won the race, or Apple refunded the transaction), it stays
+    /// an expired, unfulfilled order.
+    private func supportOrder(for transaction: VerifiedTransaction, playerId: String) async throws -> Order {
+        let now = Date()
+        return try await store.createOrder(
+            Order(
+                orderId: UUID().uuidString.lowercased(), playerId: playerId, productId: transaction.productId,
+                quantity: transaction.quantity, appAccountToken: UUID().uuidString.lowercased(), createdAt: now,
+                expiresAt: now))
     }
 
     private func checkProduct(_ transaction: VerifiedTransaction, matches order: Order) throws(DeliveryRefusal) {

@@ -67,8 +67,25 @@ struct PurchaseDesk: Sendable {
             }
         } catch let refusal as DeliveryRefusal {
             let source: DeliverySource = report.signedTransaction != nil ? .clientSignedTransaction : .clientReceipt
+            if let delivered = try await finishedByTheServer(refusal, playerId: playerId) {
+                return (delivered, source)
+            }
             try await deliverer.record(refusal, playerId: playerId, source: source)
             throw refusal
         }
+    }
+
+    /// The player's purchase a receipt no longer lists because the server finished it at
+    /// Apple (a finished consumable leaves the receipt): the report is then answered as
+    /// the delivery it repeats (`already_delivered`), not refused. `nil` for any other
+    /// refusal, or a transaction not delivered to this player and finished by the server.
+    private func finishedByTheServer(_ refusal: DeliveryRefusal, playerId: String) async throws
+        -> VerifiedTransaction?
+    {
+        guard refusal.reason == "transaction_not_in_receipt", let transactionId = refusal.transactionId,
+            let purchase = try await store.purchase(transactionId: transactionId), purchase.playerId == playerId,
+            try await store.events(transactionId: transactionId).contains(where: { $0.type == .finishedAtApple })
+        else { return nil }
+        return VerifiedTransaction(delivered: purchase)
     }
 }

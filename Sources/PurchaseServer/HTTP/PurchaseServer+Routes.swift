@@ -53,8 +53,10 @@ extension PurchaseServer {
         }
         let api = router.group("v1").add(middleware: APIMiddleware<Context>(metrics: metrics, logger: logger))
         addPlayerRoutes(to: api)
+        addPlayerOrderRoute(to: api)
         addNotificationRoute(to: api)
         addAdminRoutes(to: api.group("admin"))
+        addConsumptionRoutes(to: api)
     }
 
     private var bodyLimit: Int { configuration.maximumBodyBytes }
@@ -168,7 +170,10 @@ extension PurchaseServer {
             let body = try await APIResponse.decode(OrderLookupRequest.self, from: request, limit: self.bodyLimit)
             guard let client = self.serverAPIClient else { throw ServerError.notConfigured("the App Store Server API") }
             let desk = OrderLookupDesk(
-                client: client, jwsVerifier: self.intake.verifier, deliverer: self.deliverer, store: self.store)
+                client: client, jwsVerifier: self.intake.verifier, deliverer: self.deliverer,
+                binder: AppAccountTokenBinder(
+                    client: client, store: self.store, metrics: self.metrics, logger: self.logger),
+                store: self.store)
             return APIResponse.json(try await desk.lookUp(body))
         }
     }

@@ -49,7 +49,7 @@ struct NotificationIntake: Sendable {
             notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
             transactionId: verified.transaction?.transactionId,
             signedDate: notification.signedDate.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-            receivedAt: Date())
+            revokedShare: verified.transaction?.revokedShare, receivedAt: Date())
         if !isNew, try await store.notification(uuid: uuid)?.processedAt != nil {
             metrics.recordNotification(type: type, duplicate: true)
             return .duplicate
@@ -61,25 +61,42 @@ struct NotificationIntake: Sendable {
     }
 
     private func process(_ verified: VerifiedNotification, source: DeliverySource) async throws {
+        let notificationUUID = verified.notification.notificationUUID ?? ""
+        if verified.notification.notificationType == .rescindConsent {
+            try await rescindConsent(verified.notification, notificationUUID: notificationUUID)
+            return
+        }
         guard let type = verified.notification.notificationType, let payload = verified.transaction,
             let transaction = VerifiedTransaction(payload)
-        else { return }
+        else {
+            try await recordNotActedOn(
+                verified, reason: "no_transaction", message: "the notification carries no signed transaction to act on")
+            return
+        }
         switch type {
         case .oneTimeCharge, .subscribed, .didRenew:
             try await deliver(transaction, source: source)
         case .refund, .revoke:
-            // Settles to Apple's latest recorded word, which may be a later-signed
-            // REFUND_REVERSED that arrived first: then this notice changes nothing.
+            // Settles to Apple's latest recorded word (the share refunded so far), which may
+            // be a later-signed REFUND_REVERSED that arrived first: then this notice changes
+            // nothing.
             let reason = payload.revocationReason.map { "revocation reason \($0.rawValue)" } ?? type.rawValue
-            if case .reversed(let purchase, let posting) = try await store.settleRefundState(
-                transactionId: transaction.transactionId, reason: reason),
-                posting.hasNegativeBalance
-            {
+            switch try await store.settleRefundState(transactionId: transaction.transactionId, reason: reason) {
+            case .reversed(let purchase, let posting) where posting.hasNegativeBalance:
                 logger.notice(
                     "refund left a negative balance",
                     metadata: [
                         "transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId),
                     ])
+            case .unknownTransaction where (payload.revokedShare ?? Milliunits.whole) < Milliunits.whole:
+                // Refunded in part before any delivery: the player keeps the rest. The
+                // ledger delivers it and takes the refunded share back in one database
+                // transaction (or refuses it, if Apple's latest word refunds all of it).
+                var standing = transaction
+                standing.revocationDate = nil
+                try await deliver(standing, source: source)
+            default:
+                break
             }
         case .refundReversed:
             // A reversal of a refund that came before any delivery delivers the transaction
@@ -90,18 +107,21 @@ struct NotificationIntake: Sendable {
                 try await deliver(transaction, source: source)
             }
         case .consumptionRequest:
-            try await consumption?.answer(
-                transactionId: transaction.transactionId, appAccountToken: transaction.appAccountToken)
+            try await answerConsumptionRequest(payload, transaction: transaction, notificationUUID: notificationUUID)
         default:
-            return
+            try await recordNotActedOn(
+                verified, reason: "not_acted_on", message: "the server records \(type.rawValue) and does not act on it")
         }
     }
 
-    /// Delivers through the shared path; refusals are recorded there and end processing
-    /// (Apple sending the notification again would not change them).
+    /// Delivers through the shared path, then finishes the transaction at Apple when the
+    /// server owes it (a failure that may pass throws, leaving the notification unprocessed
+    /// for Apple's retry and the reconciler); refusals are recorded there and end
+    /// processing (Apple sending the notification again would not change them).
     private func deliver(_ transaction: VerifiedTransaction, source: DeliverySource) async throws {
         do {
-            _ = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
+            let result = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
+            try await deliverer.finishAtApple(result.purchase, deliveredBy: source)
         } catch let refusal as DeliveryRefusal {
             guard refusal.kind == .pending else { return }
             try await store.appendEvent(

@@ -32,6 +32,14 @@ public struct ServerMetrics: Sendable {
             [("type", type), ("duplicate", duplicate ? "true" : "false")])
     }
 
+    /// Counts a call to Apple that follows a delivery or a binding: `finish_transaction` or
+    /// `set_app_account_token`.
+    func recordAppleFollowUp(_ operation: String, success: Bool) {
+        count(
+            "apple_follow_ups", "Finish Transaction and Set App Account Token calls to Apple, by result.",
+            [("operation", operation), ("result", success ? "succeeded" : "failed")])
+    }
+
     func recordOutbox(success: Bool) {
         count(
             "outbox_sends", "Webhook posts of deliveries to the game server.",

@@ -4,10 +4,11 @@ import Foundation
 import Ledger
 import Logging
 
-/// Posts each delivery's outbox message to the game server's webhook, until acknowledged.
+/// Posts each outbox message (a delivery, or a change of a purchase's refunded share) to the
+/// game server's webhook, until acknowledged.
 ///
-/// The body is the ``DeliveryMessage`` JSON, signed with HMAC-SHA256
-/// (`X-StoreKeeper-Signature: sha256=<hex>`), with `Idempotency-Key: <transaction id>`.
+/// The body is the ``DeliveryMessage`` or ``RefundMessage`` JSON, signed with HMAC-SHA256
+/// (`X-StoreKeeper-Signature: sha256=<hex>`), with `Idempotency-Key: <the message's key>`.
 /// Any 2xx acknowledges; anything else is retried with exponential backoff and jitter.
 /// Claims in the ledger keep two workers (or two servers) from posting one message at once.
 struct OutboxWorker: Sendable {

@@ -1,0 +1,130 @@
+import Foundation
+
+extension LedgerSQL {
+    static let consentColumns = "player_id, status, source, app_transaction_id, changed_by, changed_at"
+    static let rescissionColumns = "notification_uuid, app_transaction_id, signed_at, received_at"
+    static let consumptionColumns =
+        "transaction_id, player_id, consumption_percentage, spent, reported_by, reported_at"
+
+    // MARK: Consent
+
+    static func consumptionConsent(playerId: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT \(consentColumns) FROM consumption_consents WHERE player_id = ?", [.text(playerId)])
+    }
+
+    /// Records the change unless the consent already is what it asks for (same status, and
+    /// no new account); a row only when this statement changed it. The upsert locks the
+    /// player's row (PostgreSQL), so concurrent changes apply one after the other, and
+    /// ``notBefore`` keeps their times in that order.
+    static func changeConsumptionConsent(_ change: ConsumptionConsentChange, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO consumption_consents (player_id, status, source, app_transaction_id, changed_by, changed_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (player_id) DO UPDATE SET
+                status = excluded.status, source = excluded.source,
+                app_transaction_id = COALESCE(excluded.app_transaction_id, consumption_consents.app_transaction_id),
+                changed_by = excluded.changed_by, changed_at = \(notBefore("excluded.changed_at"))
+            WHERE consumption_consents.status <> excluded.status
+               OR (excluded.app_transaction_id IS NOT NULL
+                   AND (consumption_consents.app_transaction_id IS NULL
+                        OR consumption_consents.app_transaction_id <> excluded.app_transaction_id))
+            RETURNING \(consentColumns)
+            """,
+            [
+                .text(change.playerId), .text(change.status.rawValue), .text(change.source.rawValue),
+                .optional(change.appTransactionId), .optional(change.changedBy), .timestamp(at),
+            ]
+        )
+    }
+
+    /// Withdraws every given consent that names the account; the rows it changed.
+    static func withdrawConsents(appTransactionId: String, notificationUUID: String, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            """
+            UPDATE consumption_consents
+            SET status = 'withdrawn', source = ?, changed_by = ?, changed_at = \(notBefore("?"))
+            WHERE app_transaction_id = ? AND status = 'given'
+            RETURNING \(consentColumns)
+            """,
+            [
+                .text(ConsentSource.appleRescindConsent.rawValue), .text(notificationUUID), .timestamp(at),
+                .timestamp(at), .text(appTransactionId),
+            ]
+        )
+    }
+
+    /// Withdraws the player's given consent if a rescission of the account was received at
+    /// or after the consent was given; the row only when it did. The rescission is read in
+    /// the same statement, so a consent given again in between is never withdrawn by it.
+    static func withdrawConsentRescinded(playerId: String, appTransactionId: String, at: Date) -> LedgerStatement {
+        let latest = """
+            SELECT notification_uuid FROM consent_rescissions
+            WHERE app_transaction_id = ? AND received_at >= consumption_consents.changed_at
+            ORDER BY received_at DESC, notification_uuid LIMIT 1
+            """
+        return LedgerStatement(
+            """
+            UPDATE consumption_consents
+            SET status = 'withdrawn', source = ?, changed_by = (\(latest)), changed_at = \(notBefore("?"))
+            WHERE player_id = ? AND status = 'given' AND EXISTS (\(latest))
+            RETURNING \(consentColumns)
+            """,
+            [
+                .text(ConsentSource.appleRescindConsent.rawValue), .text(appTransactionId), .timestamp(at),
+                .timestamp(at), .text(playerId), .text(appTransactionId),
+            ]
+        )
+    }
+
+    /// A consent's new change time: `time`, or the recorded one if that is later (the
+    /// clock is read before the transaction waits for the row), so the times of one
+    /// player's changes, and of their events, follow the order the changes were applied in.
+    private static func notBefore(_ time: String) -> String {
+        "CASE WHEN \(time) > consumption_consents.changed_at THEN \(time) ELSE consumption_consents.changed_at END"
+    }
+
+    /// Records a rescission unless its notification is known; a row only when recorded.
+    static func insertRescission(_ rescission: ConsentRescission) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO consent_rescissions (notification_uuid, app_transaction_id, signed_at, received_at)
+            VALUES (?, ?, ?, ?)
+            ON CONFLICT (notification_uuid) DO NOTHING
+            RETURNING \(rescissionColumns)
+            """,
+            [
+                .text(rescission.notificationUUID), .optional(rescission.appTransactionId),
+                .optional(rescission.signedDate), .timestamp(rescission.receivedAt),
+            ]
+        )
+    }
+
+    // MARK: Consumption reports
+
+    /// Records the report, replacing an earlier one for the transaction; returns it.
+    static func upsertConsumption(_ report: ConsumptionReport) throws -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO consumption_reports (transaction_id, player_id, consumption_percentage, spent, reported_by, \
+            reported_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (transaction_id) DO UPDATE SET
+                player_id = excluded.player_id, consumption_percentage = excluded.consumption_percentage,
+                spent = excluded.spent, reported_by = excluded.reported_by, reported_at = excluded.reported_at
+            RETURNING \(consumptionColumns)
+            """,
+            [
+                .text(report.transactionId), .text(report.playerId), .integer(Int64(report.consumptionPercentage)),
+                .optional(try report.spent.map(LedgerJSON.text)), .optional(report.reportedBy),
+                .timestamp(report.reportedAt),
+            ]
+        )
+    }
+
+    static func consumption(transactionId: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT \(consumptionColumns) FROM consumption_reports WHERE transaction_id = ?", [.text(transactionId)])
+    }
+}

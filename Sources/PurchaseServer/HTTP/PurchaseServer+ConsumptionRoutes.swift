@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Ledger
+
+extension PurchaseServer {
+    /// Adds the consumption-information endpoints: the player's consent
+    /// (`/v1/players/me/consumption-consent`), support's view and withdrawal of it, and the
+    /// game server's consumption reports (`/v1/admin/transactions/{id}/consumption`).
+    func addConsumptionRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
+        let consents = ConsentDesk(store: store, verifier: intake.verifier)
+        api.get("players/me/consumption-consent") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            return APIResponse.json(try await consents.consent(playerId: playerId))
+        }
+        api.put("players/me/consumption-consent") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let body = try await APIResponse.body(of: request, limit: self.configuration.maximumBodyBytes)
+            return APIResponse.json(try await consents.give(playerId: playerId, try Self.giveConsentRequest(body)))
+        }
+        api.delete("players/me/consumption-consent") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            return APIResponse.json(try await consents.withdraw(playerId: playerId, source: .player))
+        }
+
+        let admin = api.group("admin")
+        admin.get("players/:playerId/consumption-consent") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let playerId = try Self.playerId(context)
+            return APIResponse.json(try await consents.consent(playerId: playerId))
+        }
+        admin.delete("players/:playerId/consumption-consent") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let playerId = try Self.playerId(context)
+            let query = request.uri.queryParameters
+            let actor = query.get("actor").flatMap { $0.isEmpty ? nil : $0 }
+            let reason = query.get("reason").flatMap { $0.isEmpty ? nil : $0 }
+            try RequestField.check(actor, "actor", length: 0...128)
+            try RequestField.check(reason, "reason", length: 0...1_024)
+            return APIResponse.json(
+                try await consents.withdraw(
+                    playerId: playerId, source: .admin, changedBy: actor ?? "admin", reason: reason))
+        }
+        admin.post("transactions/:transactionId/consumption") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let transactionId = try context.parameters.require("transactionId")
+            let body = try await APIResponse.decode(
+                ConsumptionReportRequest.self, from: request, limit: self.configuration.maximumBodyBytes)
+            try RequestField.check(body.reportedBy, "reportedBy", length: 0...128)
+            let consumption: Consumption
+            switch (body.consumptionPercentage, body.spent) {
+            case (let share?, nil): consumption = .share(share)
+            case (nil, let spent?): consumption = .spent(spent)
+            default: throw ServerError.invalidRequest("send exactly one of consumptionPercentage and spent")
+            }
+            let report: ConsumptionReport?
+            do {
+                report = try await self.store.recordConsumption(
+                    transactionId: transactionId, consumption,
+                    reportedBy: body.reportedBy.flatMap { $0.isEmpty ? nil : $0 })
+            } catch let error as LedgerError {
+                guard case .invalidGrants(let reason) = error else { throw error }
+                throw ServerError.invalidRequest(reason)
+            }
+            guard let report else { throw ServerError.notFound("delivered transaction \(transactionId)") }
+            return APIResponse.json(ConsumptionReportBody(report))
+        }
+        admin.get("transactions/:transactionId/consumption") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let transactionId = try context.parameters.require("transactionId")
+            guard let report = try await self.store.consumption(transactionId: transactionId) else {
+                throw ServerError.notFound("consumption report for transaction \(transactionId)")
+            }
+            return APIResponse.json(ConsumptionReportBody(report))
+        }
+    }
+
+    /// The `playerId` path parameter, within the bounds of a player id.
+    private static func playerId<Context: RequestContext>(_ context: Context) throws -> String {
+        let playerId = try context.parameters.require("playerId")
+        try RequestField.check(playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+        return playerId
+    }
+
+    /// The body of a consent: empty, or a ``GiveConsentRequest``.
+    private static func giveConsentRequest(_ body: Data) throws(ServerError) -> GiveConsentRequest {
+        guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            return GiveConsentRequest()
+        }
+        do {
+            return try APIResponse.decoder.decode(GiveConsentRequest.self, from: body)
+        } catch {
+            throw .invalidRequest("the body is not a valid GiveConsentRequest (an object with signedAppTransaction)")
+        }
+    }
+}
