@@ -116,6 +116,34 @@ struct RequestBoundsTests {
             body: Data(#"{"productId":"\#(String(repeating: "x", count: 129))"}"#.utf8))
         #expect(longProduct.status == 400)
         #expect(try await fixture.wallet("p") == ["coins": 1_000_000_000_000])
+
+        // A player id in an admin path: 256 characters (4-byte ones count once) at most.
+        let longest = String(repeating: "𝕿", count: 256)
+        let tooLong = String(repeating: "𝕿", count: 257)
+        for route in ["timeline", "orders", "consumption-consent"] {
+            func get(_ playerId: String) async throws -> Int {
+                let path = playerId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+                return try await fixture.send(
+                    .get, "/v1/admin/players/\(path)/\(route)", credential: ServerFixture.adminKey
+                ).status
+            }
+            #expect(try await get(longest) == 200, "\(route)")
+            #expect(try await get(tooLong) == 400, "\(route)")
+        }
+    }
+
+    @Test("a player id in an admin path is percent-decoded: 张三's timeline is 张三's")
+    func percentEncodedPlayerId() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let grant = #"{"playerId":"张三","grants":{"coins":5},"reason":"ticket 1"}"#
+        let granted = try await fixture.send(
+            .post, "/v1/admin/grants", credential: ServerFixture.adminKey, body: Data(grant.utf8))
+        #expect(granted.status == 201)
+        let timeline = try await fixture.send(
+            .get, "/v1/admin/players/%E5%BC%A0%E4%B8%89/timeline", credential: ServerFixture.adminKey)
+        #expect(timeline.status == 200)
+        #expect(String(decoding: timeline.body, as: UTF8.self).contains("ticket 1"))
     }
 
     private struct OrderPage: Decodable {

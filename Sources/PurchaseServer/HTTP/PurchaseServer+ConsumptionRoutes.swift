@@ -25,12 +25,12 @@ extension PurchaseServer {
         let admin = api.group("admin")
         admin.get("players/:playerId/consumption-consent") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try Self.playerId(context)
+            let playerId = try context.playerIdParameter()
             return APIResponse.json(try await consents.consent(playerId: playerId))
         }
         admin.delete("players/:playerId/consumption-consent") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try Self.playerId(context)
+            let playerId = try context.playerIdParameter()
             let query = request.uri.queryParameters
             let actor = query.get("actor").flatMap { $0.isEmpty ? nil : $0 }
             let reason = query.get("reason").flatMap { $0.isEmpty ? nil : $0 }
@@ -72,13 +72,6 @@ extension PurchaseServer {
             }
             return APIResponse.json(ConsumptionReportBody(report))
         }
-    }
-
-    /// The `playerId` path parameter, within the bounds of a player id.
-    private static func playerId<Context: RequestContext>(_ context: Context) throws -> String {
-        let playerId = try context.parameters.require("playerId")
-        try RequestField.check(playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
-        return playerId
     }
 
     /// The body of a consent: empty, or a ``GiveConsentRequest``.

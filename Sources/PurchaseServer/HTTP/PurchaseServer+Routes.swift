@@ -111,14 +111,14 @@ extension PurchaseServer {
     private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("players/:playerId/timeline") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.parameters.require("playerId")
+            let playerId = try context.playerIdParameter()
             let page = try await self.store.timeline(
                 playerId: playerId, page: PageQuery.pageRequest(request, numericIds: true))
             return APIResponse.json(TimelineBody(playerId: playerId, page: page))
         }
         admin.get("players/:playerId/orders") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.parameters.require("playerId")
+            let playerId = try context.playerIdParameter()
             let page = try await self.store.orders(playerId: playerId, page: PageQuery.pageRequest(request))
             return APIResponse.json(OrderList(page))
         }
