@@ -458,6 +458,44 @@ class NotificationTests(ConformanceCase):
             startDate=now, endDate=now - 1)), 400, APIError.START_DATE_AFTER_END_DATE)
 
 
+class NotificationLifecycleTests(ConformanceCase):
+    """Every notification the emulator sends about a purchase, verified and decoded by the library."""
+
+    def test_refund_decline_reversal_and_consumption_request(self):
+        bought = buy(new_device(), "coins500")
+        tid = bought["transactionId"]
+        control("POST", f"/emulator/v1/transactions/{tid}/consumption-request")
+        request = self.notifications_about(tid, NotificationTypeV2.CONSUMPTION_REQUEST)
+        self.assertTrue(request)
+        self.assertIsNotNone(request[-1].data.consumptionRequestReason)
+        control("POST", f"/emulator/v1/transactions/{tid}/decline-refund")
+        self.assertTrue(self.notifications_about(tid, NotificationTypeV2.REFUND_DECLINED))
+        control("POST", f"/emulator/v1/transactions/{tid}/refund", {"percentage": 40000})
+        control("POST", f"/emulator/v1/transactions/{tid}/refund")
+        refunds = self.notifications_about(tid, NotificationTypeV2.REFUND)
+        shares = sorted(self.transaction(n.data.signedTransactionInfo).revocationPercentage for n in refunds)
+        self.assertEqual(shares, [40000, 100000])
+        control("POST", f"/emulator/v1/transactions/{tid}/reverse-refund")
+        reversed_ = self.notifications_about(tid, NotificationTypeV2.REFUND_REVERSED)
+        self.assertTrue(reversed_)
+        standing = self.transaction(reversed_[-1].data.signedTransactionInfo)
+        self.assertIsNone(standing.revocationDate)
+        self.assertIsNone(standing.revocationType)
+        for notification in request + refunds + reversed_:
+            self.assertEqual(notification.data.bundleId, WORLD.bundle_id)
+            self.assertEqual(notification.data.environment, Environment.SANDBOX)
+
+    def test_family_revoke(self):
+        bought = buy(new_device(), "levelpack1")
+        tid = bought["transactionId"]
+        control("POST", f"/emulator/v1/transactions/{tid}/family-revoke")
+        revoked = self.notifications_about(tid, NotificationTypeV2.REVOKE)
+        self.assertTrue(revoked)
+        payload = self.transaction(revoked[-1].data.signedTransactionInfo)
+        self.assertEqual(payload.revocationType, RevocationType.FAMILY_REVOKE)
+        self.assertIsNotNone(payload.revocationDate)
+
+
 class SubscriptionTests(ConformanceCase):
     def test_subscribed_carries_renewal_info_and_statuses_answer(self):
         bought = buy(new_device(), "vip.monthly")
