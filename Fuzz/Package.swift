@@ -19,6 +19,7 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(name: "CLibFuzzer"),
@@ -50,6 +51,17 @@ let package = Package(
         .executableTarget(
             name: "FuzzJournalLine",
             dependencies: ["FuzzSupport", .product(name: "PurchaseSDK", package: root)]
+        ),
+        .executableTarget(
+            name: "FuzzOCSP",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "AppStoreVerification", package: root),
+                .product(name: "AppStoreSigning", package: root),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .executableTarget(
             name: "FuzzPlayerToken",

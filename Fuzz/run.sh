@@ -8,7 +8,7 @@
 # Options:
 #   --seconds N     how long each target runs (default 10)
 #   --timeout N     seconds one input may take before it counts as a hang (default 10)
-#   --targets LIST  space-separated targets (default: all five)
+#   --targets LIST  space-separated targets (default: all six)
 #   --work DIR      where working corpora, logs and crash artifacts go
 #                   (default Fuzz/.work/<UTC time>; the committed Corpus/ is only read)
 #   --debug         build and run the debug configuration (about 10x slower; the default
@@ -24,7 +24,7 @@ set -euo pipefail
 fuzz_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 seconds=10
 timeout=10
-targets="FuzzReceiptContainer FuzzReceiptPayload FuzzCompactJWS FuzzJournalLine FuzzPlayerToken"
+targets="FuzzReceiptContainer FuzzReceiptPayload FuzzCompactJWS FuzzJournalLine FuzzPlayerToken FuzzOCSP"
 work=""
 build=1
 configuration=release
@@ -51,6 +51,7 @@ max_len() {
         FuzzCompactJWS) echo 8192 ;;
         FuzzJournalLine) echo 4096 ;;
         FuzzPlayerToken) echo 4200 ;;
+        FuzzOCSP) echo 4096 ;;
         *) echo "run.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -60,6 +61,7 @@ dictionary() {
         FuzzCompactJWS) echo jws.dict ;;
         FuzzJournalLine) echo journal.dict ;;
         FuzzPlayerToken) echo token.dict ;;
+        FuzzOCSP) echo ocsp.dict ;;
     esac
 }
 for target in $targets; do max_len "$target" > /dev/null; done

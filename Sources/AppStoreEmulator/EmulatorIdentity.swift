@@ -1,5 +1,7 @@
 import AppStoreSigning
+import Crypto
 import Foundation
+import X509
 
 /// The emulator's signing identity: an ES256 chain for JWS, an RSA chain for receipts,
 /// and the App Store Server API key it accepts. Created on first start and kept in the
@@ -11,10 +13,16 @@ public struct EmulatorIdentity: Sendable {
     public let receiptChain: SigningChain
     /// The key App Store Server API clients must sign their tokens with.
     public let apiKey: AppStoreServerAPIKey
+    /// The private key of ``jwsChain``'s intermediate, with which the OCSP responder signs
+    /// its answers; `nil` for a data directory created before the responder existed,
+    /// whose chain keeps its bytes and so cannot be answered for.
+    public let jwsIntermediateKey: P256.Signing.PrivateKey?
 
     /// Loads the identity from `directory`, creating what is missing.
     static func loadOrCreate(in directory: URL, bundleId: String) throws -> EmulatorIdentity {
-        let jwsChain = try chain(.es256, file: directory.appendingPathComponent("jws-chain.pem"))
+        let (jwsChain, jwsIntermediateKey) = try jwsChain(
+            file: directory.appendingPathComponent("jws-chain.pem"),
+            keyFile: directory.appendingPathComponent("jws-intermediate-key.pem"))
         let receiptChain = try chain(.rsa2048, file: directory.appendingPathComponent("receipt-chain.pem"))
         let keyFile = directory.appendingPathComponent("server-api-key.json")
         let apiKey: AppStoreServerAPIKey
@@ -30,7 +38,25 @@ public struct EmulatorIdentity: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(StoredAPIKey(apiKey)).write(to: keyFile, options: .atomic)
         }
-        return EmulatorIdentity(jwsChain: jwsChain, receiptChain: receiptChain, apiKey: apiKey)
+        return EmulatorIdentity(
+            jwsChain: jwsChain, receiptChain: receiptChain, apiKey: apiKey, jwsIntermediateKey: jwsIntermediateKey)
+    }
+
+    /// The JWS chain and its intermediate's key (when kept, and the intermediate's), created
+    /// together when missing.
+    private static func jwsChain(file: URL, keyFile: URL) throws -> (SigningChain, P256.Signing.PrivateKey?) {
+        if let pem = try? String(contentsOf: file, encoding: .utf8) {
+            let chain = try SigningChain(pemRepresentation: pem)
+            let keyPEM = try? String(contentsOf: keyFile, encoding: .utf8)
+            let key = try keyPEM.map(P256.Signing.PrivateKey.init(pemRepresentation:))
+            return (
+                chain, key.flatMap { Certificate.PublicKey($0.publicKey) == chain.intermediate.publicKey ? $0 : nil }
+            )
+        }
+        let (chain, intermediateKey) = try SigningChain.generateES256KeepingIntermediateKey()
+        try intermediateKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        try chain.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
+        return (chain, intermediateKey)
     }
 
     private static func chain(_ algorithm: SigningKeyAlgorithm, file: URL) throws -> SigningChain {

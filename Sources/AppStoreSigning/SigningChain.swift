@@ -41,6 +41,15 @@ public struct SigningChain: Equatable, Sendable {
         _ algorithm: SigningKeyAlgorithm,
         options: SigningChainOptions? = nil
     ) throws -> SigningChain {
+        try issue(algorithm, options: options).chain
+    }
+
+    /// Generates and issues a chain as ``generate(_:options:)`` does, also returning the
+    /// intermediate's key.
+    static func issue(
+        _ algorithm: SigningKeyAlgorithm,
+        options: SigningChainOptions?
+    ) throws -> (chain: SigningChain, intermediateKey: ChainPrivateKey) {
         let options = options ?? .standard(for: algorithm)
         let rootKey = try ChainPrivateKey(generating: algorithm)
         let intermediateKey = try ChainPrivateKey(generating: algorithm)
@@ -69,7 +78,8 @@ public struct SigningChain: Equatable, Sendable {
             subjectKey: leafKey,
             issuer: intermediateIssuer
         )
-        return try SigningChain(root: root, intermediate: intermediate, leaf: leaf, leafKey: leafKey)
+        let chain = try SigningChain(root: root, intermediate: intermediate, leaf: leaf, leafKey: leafKey)
+        return (chain, intermediateKey)
     }
 
     /// Creates an ES256 chain from existing certificates and the leaf's P-256 key.

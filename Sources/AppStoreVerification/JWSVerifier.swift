@@ -9,7 +9,9 @@ import X509
 /// certificates; leaf and intermediate were valid at the payload's `signedDate`; the
 /// leaf chains through `x5c[1]` to one of ``roots`` (never to the `x5c[2]` the data
 /// carries); Apple's marker extensions on leaf and intermediate; the ECDSA signature;
-/// then the ``VerificationPolicy``.
+/// then the ``VerificationPolicy``; last, when configured, the ``RevocationCheck`` of the
+/// leaf, so that data failing an offline check is refused before any responder is asked
+/// and only genuine data can end as "retry later" (``VerificationError/isRetryable``).
 ///
 /// Validated chains are cached by the protected header, which carries the certificate
 /// bytes verbatim, so a stream of data from one signer costs one P-256 verification
@@ -19,6 +21,8 @@ public struct JWSVerifier: Sendable {
     public let roots: TrustRoots
     /// What verified data must claim.
     public let policy: VerificationPolicy
+    /// The online revocation check of the signing leaf; `nil` (the default) checks offline only.
+    public let revocationCheck: RevocationCheck?
 
     private let chainValidator: CertificateChainValidator
     private let chainCache: VerifiedChainCache<String, SigningChain>
@@ -35,11 +39,16 @@ public struct JWSVerifier: Sendable {
     ///   - roots: the trusted roots; Apple's by default.
     ///   - policy: what verified data must claim; nothing by default.
     ///   - chainCacheCapacity: how many distinct signing chains to remember.
+    ///   - revocationCheck: the online revocation check of the signing leaf; none by default.
     public init(
-        roots: TrustRoots = .apple, policy: VerificationPolicy = VerificationPolicy(), chainCacheCapacity: Int = 64
+        roots: TrustRoots = .apple,
+        policy: VerificationPolicy = VerificationPolicy(),
+        chainCacheCapacity: Int = 64,
+        revocationCheck: RevocationCheck? = nil
     ) {
         self.roots = roots
         self.policy = policy
+        self.revocationCheck = revocationCheck
         self.chainValidator = CertificateChainValidator(roots: roots)
         self.chainCache = VerifiedChainCache(capacity: chainCacheCapacity)
     }
@@ -65,6 +74,10 @@ public struct JWSVerifier: Sendable {
             throw VerificationError(.signatureInvalid, "the ES256 signature does not verify with the leaf's key")
         }
         try policy.check(payload.claims)
+        if let revocationCheck {
+            let certificates = signer.chain.certificates
+            try await revocationCheck.check(certificates[0], issuedBy: certificates[1])
+        }
         return VerifiedJWS(payload: payload, payloadJSON: compact.payload, certificateChain: signer.chain.certificates)
     }
 

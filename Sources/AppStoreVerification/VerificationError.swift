@@ -33,6 +33,12 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case environmentMismatch = "environment_mismatch"
         /// The data names another app Apple id.
         case appAppleIdMismatch = "app_apple_id_mismatch"
+        /// The signing certificate's issuer says, by OCSP, that it is revoked.
+        case certificateRevoked = "certificate_revoked"
+        /// The online revocation check could not be made now: the responder did not answer,
+        /// answered an HTTP error, `tryLater`, `unknown`, or a response that is unusable or
+        /// not signed by the issuer.
+        case revocationUnavailable = "revocation_unavailable"
     }
 
     /// The stable reason code.
@@ -45,6 +51,17 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         self.code = code
         self.message = message
     }
+
+    /// Whether the same data may verify later, so the caller should answer "retry later"
+    /// rather than refuse it.
+    ///
+    /// Only ``Code/revocationUnavailable`` is retryable: every other check is decided by
+    /// the data and the configured trust alone, so its failure is permanent (the data is
+    /// forged, malformed, for another app, or signed by a revoked certificate). An
+    /// unavailable revocation check leaves the data undecided: it passed every offline
+    /// check, and the same bytes will verify once the responder answers. Apple's server
+    /// libraries make the same distinction (`RETRYABLE_VERIFICATION_FAILURE`).
+    public var isRetryable: Bool { code == .revocationUnavailable }
 
     public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -76,7 +76,8 @@ public struct PurchaseServer: Sendable {
 
         let allowed = Set(configuration.allowedEnvironments)
         let policy = VerificationPolicy(bundleId: configuration.bundleId, environments: allowed)
-        let jwsVerifier = JWSVerifier(roots: trustRoots, policy: policy)
+        let revocationCheck = configuration.revocationCheck.check(transport: httpTransport)
+        let jwsVerifier = JWSVerifier(roots: trustRoots, policy: policy, revocationCheck: revocationCheck)
         let serverAPIClient = try configuration.appStoreServerAPI.map { settings in
             AppStoreServerAPIClient(
                 baseURL: settings.baseURL,
@@ -118,7 +119,7 @@ public struct PurchaseServer: Sendable {
             bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)
         self.intake = NotificationIntake(
             store: store,
-            verifier: JWSVerifier(roots: trustRoots, policy: notificationPolicy),
+            verifier: JWSVerifier(roots: trustRoots, policy: notificationPolicy, revocationCheck: revocationCheck),
             deliverer: deliverer,
             consumption: configuration.answerConsumptionRequests
                 ? serverAPIClient.map {

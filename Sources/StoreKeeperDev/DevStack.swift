@@ -102,7 +102,8 @@ public final class DevStack: Sendable {
 
     /// The configuration with the emulator as Apple: its bundle id and app Apple id,
     /// verifyReceipt (as fallback unless the base asks for a second opinion), its Server API
-    /// key, and dev secrets unless given.
+    /// key, its OCSP responder for the revocation check (when turned on) unless another is
+    /// given, and dev secrets unless given.
     private static func wire(_ base: ServerConfiguration, to emulator: AppStoreEmulator) -> ServerConfiguration {
         var configuration = base
         configuration.bundleId = emulator.configuration.bundleId
@@ -117,6 +118,9 @@ public final class DevStack: Sendable {
         configuration.appStoreServerAPI = AppStoreServerAPISettings(
             baseURL: URL(string: "http://apple.dev/sandbox")!, issuerId: key.issuerId, keyId: key.keyId,
             privateKeyPEM: key.privateKeyPEM)
+        if configuration.revocationCheck.url == nil {
+            configuration.revocationCheck.url = URL(string: "http://apple.dev/emulator/v1/ocsp")
+        }
         return configuration
     }
 

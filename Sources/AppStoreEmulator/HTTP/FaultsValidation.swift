@@ -4,9 +4,10 @@ import Foundation
 /// ``EmulatorFaults``: only known endpoint keys, rates in 0…1, delays in 0…10 minutes.
 /// (``NotificationFaults`` would clamp a rate silently and cannot hold an absurd delay.)
 struct FaultsValidation: Decodable {
-    /// The endpoint keys the fault injector knows: operations, and the `serverAPI` group.
+    /// The endpoint keys the fault injector knows: operations, the `serverAPI` group, and
+    /// `ocsp`, the OCSP responder.
     static let endpointKeys: Set<String> = Set(
-        ["verifyReceipt", "serverAPI"] + ServerAPIOperation.allCases.map(\.rawValue))
+        ["verifyReceipt", "serverAPI", "ocsp"] + ServerAPIOperation.allCases.map(\.rawValue))
     /// The longest latency or delay accepted, in milliseconds.
     static let maximumDelayMs = 600_000.0
 

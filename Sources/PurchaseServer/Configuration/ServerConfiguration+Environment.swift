@@ -19,6 +19,8 @@ extension ServerConfiguration {
         ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
         ("STOREKEEPER_ADDITIONAL_ROOTS", "additionalRoots, comma-separated paths"),
         ("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE", "finishTransactionsAtApple (true or false)"),
+        ("STOREKEEPER_REVOCATION_CHECK", "revocationCheck.enabled (true or false)"),
+        ("STOREKEEPER_REVOCATION_CHECK_URL", "revocationCheck.url"),
         (
             "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE",
             "consumption.refundPreference (none, decline, grantFull, grantProrated, byConsumption)"
@@ -69,6 +71,18 @@ extension ServerConfiguration {
                 throw ConfigurationError("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE must be true or false, not \(text)")
             }
             configuration.finishTransactionsAtApple = finish
+        }
+        if let text = value("STOREKEEPER_REVOCATION_CHECK") {
+            guard let enabled = Bool(text) else {
+                throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK must be true or false, not \(text)")
+            }
+            configuration.revocationCheck.enabled = enabled
+        }
+        if let text = value("STOREKEEPER_REVOCATION_CHECK_URL") {
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK_URL must be an absolute URL")
+            }
+            configuration.revocationCheck.url = url
         }
         try configuration.applyAppStoreServerAPIEnvironment(value)
         try configuration.applyConsumptionEnvironment(value)

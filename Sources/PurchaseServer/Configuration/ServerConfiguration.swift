@@ -55,6 +55,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     /// notifications: a staging deployment's standalone App Store emulator. Refused with
     /// a `Production` ``deploymentEnvironment``.
     public var additionalRoots: [String]
+    /// The online revocation check (OCSP) of the certificate that signed each JWS.
+    public var revocationCheck: RevocationCheckSettings
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -78,7 +80,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         reconcilerLookbackSeconds: Double = 7 * 86_400,
         finishTransactionsAtApple: Bool? = nil,
         webhook: WebhookSettings? = nil,
-        additionalRoots: [String] = []
+        additionalRoots: [String] = [],
+        revocationCheck: RevocationCheckSettings = RevocationCheckSettings()
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -99,6 +102,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.finishTransactionsAtApple = finishTransactionsAtApple
         self.webhook = webhook
         self.additionalRoots = additionalRoots
+        self.revocationCheck = revocationCheck
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -139,6 +143,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         finishTransactionsAtApple = try container.decodeIfPresent(Bool.self, forKey: .finishTransactionsAtApple)
         webhook = try container.decodeIfPresent(WebhookSettings.self, forKey: .webhook)
         additionalRoots = try container.decodeIfPresent([String].self, forKey: .additionalRoots) ?? []
+        revocationCheck =
+            try container.decodeIfPresent(RevocationCheckSettings.self, forKey: .revocationCheck)
+            ?? defaults.revocationCheck
     }
 
     /// Reads a JSON configuration file.
@@ -205,6 +212,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
                     + "a production server trusts Apple's roots only; set deploymentEnvironment to Sandbox for staging")
         }
         if additionalRoots.contains(where: \.isEmpty) { problems.append("additionalRoots holds an empty path") }
+        problems += revocationCheck.validationProblems
         return problems
     }
 
@@ -218,6 +226,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             + "finishAtApple=\(finishesTransactionsAtApple ? "on" : "off") "
             + "webhook=\(webhook == nil ? "off" : "on")"
             + (additionalRoots.isEmpty ? "" : " additionalRoots=\(additionalRoots.count)")
+            + " revocationCheck=\(revocationCheck.enabled ? "on" : "off")"
     }
 }
 

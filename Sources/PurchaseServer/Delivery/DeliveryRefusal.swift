@@ -1,3 +1,4 @@
+import AppStoreVerification
 import Hummingbird
 
 /// Why a reported transaction is not delivered (now): a permanent rejection with a stable
@@ -36,6 +37,22 @@ struct DeliveryRefusal: Error, Hashable {
 }
 
 extension DeliveryRefusal {
+    /// How long a client is asked to wait (`Retry-After`, seconds) before reporting again
+    /// data whose verification could not be completed.
+    static let verificationRetryAfterSeconds = 30
+
+    /// Signed data failed verification: `verification_unavailable` (503, report again
+    /// later) when the failure is retryable (the revocation check could not be made),
+    /// otherwise rejected (422) with the verification code.
+    static func verificationFailed(_ error: VerificationError, transactionId: String? = nil) -> DeliveryRefusal {
+        guard error.isRetryable else {
+            return .rejected(error.code.rawValue, error.message, transactionId: transactionId)
+        }
+        return DeliveryRefusal(
+            kind: .pending, reason: "verification_unavailable", message: error.message, status: .serviceUnavailable,
+            transactionId: transactionId, orderId: nil)
+    }
+
     /// The transaction is bound to another player's order, or was delivered to another player.
     static func belongsToOtherPlayer(transactionId: String, orderId: String?) -> DeliveryRefusal {
         .rejected(

@@ -54,7 +54,7 @@ struct OrderLookupDesk: Sendable {
                 result.purchase, appleToken: transaction.appAccountToken)
             return answer
         } catch let error as VerificationError {
-            return PurchaseAnswer(.rejected(error.code.rawValue, error.message))
+            return PurchaseAnswer(.verificationFailed(error))
         } catch let refusal as DeliveryRefusal {
             return PurchaseAnswer(refusal)
         }

@@ -26,7 +26,7 @@ struct TransactionVerifier: Sendable {
         do {
             payload = try await jwsVerifier.verifyTransaction(signedTransaction)
         } catch {
-            throw .rejected(error.code.rawValue, error.message)
+            throw .verificationFailed(error)
         }
         guard let transaction = VerifiedTransaction(payload) else {
             throw .rejected("malformed_payload", "the signed transaction has no transactionId or productId")
@@ -86,7 +86,7 @@ struct TransactionVerifier: Sendable {
         do {
             payload = try await jwsVerifier.verifyTransaction(signed)
         } catch {
-            throw .rejected(error.code.rawValue, error.message, transactionId: transactionId)
+            throw .verificationFailed(error, transactionId: transactionId)
         }
         guard payload.transactionId == transactionId, payload.productId == transaction.productId else {
             throw .rejected(

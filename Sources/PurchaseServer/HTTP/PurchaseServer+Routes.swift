@@ -75,7 +75,9 @@ extension PurchaseServer {
             let playerId = try self.authenticator.player(request)
             let report = try await APIResponse.decode(PurchaseReport.self, from: request, limit: self.bodyLimit)
             let (answer, status) = try await self.desk.report(playerId: playerId, report)
-            return APIResponse.json(answer, status: HTTPResponse.Status(code: status))
+            var response = APIResponse.json(answer, status: HTTPResponse.Status(code: status))
+            if status == 503 { response.headers[.retryAfter] = "\(DeliveryRefusal.verificationRetryAfterSeconds)" }
+            return response
         }
         api.get("players/me/wallet") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)

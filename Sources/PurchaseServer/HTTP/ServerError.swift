@@ -10,22 +10,26 @@ public struct ServerError: Error, HTTPResponseError, Hashable, CustomStringConve
     public var status: HTTPResponse.Status
     /// What went wrong, for a person.
     public var message: String
+    /// The `Retry-After` seconds the answer carries, if any.
+    public var retryAfterSeconds: Int?
 
     /// Creates an error.
-    public init(_ code: String, _ message: String, status: HTTPResponse.Status) {
+    public init(_ code: String, _ message: String, status: HTTPResponse.Status, retryAfterSeconds: Int? = nil) {
         self.code = code
         self.message = message
         self.status = status
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
 
     /// `{"error": code, "message": message}` with ``status`` (and `WWW-Authenticate: Bearer`
-    /// on 401).
+    /// on 401, `Retry-After` when ``retryAfterSeconds`` is set).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = APIResponse.json(ErrorBody(error: code, message: message), status: status)
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfterSeconds { response.headers[.retryAfter] = "\(retryAfterSeconds)" }
         return response
     }
 

@@ -30,14 +30,19 @@ struct NotificationIntake: Sendable {
     /// Verifies, records and processes one signed notification.
     ///
     /// - Throws: ``ServerError`` `422` with the verification code for data that does not
-    ///   verify; the ledger's error when the database failed (answer 5xx: Apple retries).
+    ///   verify; `503` `verification_unavailable` when its verification could not be
+    ///   completed now (the revocation check), so Apple (or the reconciler) tries again
+    ///   and the notification stays unprocessed; the ledger's error when the database failed (answer 5xx: Apple retries).
     func receive(signedPayload: String, source: DeliverySource) async throws -> Outcome {
         let verified: VerifiedNotification
         do {
             verified = try await verifier.verifyNotification(signedPayload)
         } catch {
-            metrics.recordRefusal(.rejected(error.code.rawValue, error.message))
-            throw ServerError(error.code.rawValue, error.message, status: .unprocessableContent)
+            let refusal = DeliveryRefusal.verificationFailed(error)
+            metrics.recordRefusal(refusal)
+            throw ServerError(
+                refusal.reason, error.message, status: refusal.status,
+                retryAfterSeconds: error.isRetryable ? DeliveryRefusal.verificationRetryAfterSeconds : nil)
         }
         let notification = verified.notification
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
