@@ -100,10 +100,22 @@ public struct OCSPResponder: Sendable {
                 }
             }
         }
-        let signature = try signingKey.signature(for: SHA256.hash(data: tbs.serializedBytes)).derRepresentation
+        return try Self.successfulResponse(tbsResponseData: tbs.serializedBytes, signedWith: signingKey)
+    }
+
+    /// A successful DER `OCSPResponse` whose `BasicOCSPResponse` carries `tbs` as its
+    /// `tbsResponseData`, signed with `key` (ECDSA with SHA-256), as a responder sends it.
+    ///
+    /// - Parameters:
+    ///   - tbs: The DER `ResponseData`.
+    ///   - key: The issuer's key (or a delegated responder's).
+    public static func successfulResponse(
+        tbsResponseData tbs: [UInt8], signedWith key: P256.Signing.PrivateKey
+    ) throws -> [UInt8] {
+        let signature = try key.signature(for: SHA256.hash(data: tbs)).derRepresentation
         var basic = DER.Serializer()
         try basic.appendConstructedNode(identifier: .sequence) { basic in
-            basic.serializeRawBytes(tbs.serializedBytes)
+            basic.serializeRawBytes(tbs)
             try basic.appendConstructedNode(identifier: .sequence) { try $0.serialize(Self.ecdsaWithSHA256) }
             try basic.serialize(ASN1BitString(bytes: ArraySlice(signature)))
         }

@@ -47,7 +47,8 @@ public func fuzzOCSP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let answer = try? responder.response(to: bytes, at: now, status: { _ in .good }) {
         precondition((try? DER.parse(answer)) != nil, "the responder wrote an answer that is not DER")
     }
-    if let signed = try? signedResponse(tbsResponseData: bytes),
+    if (try? DER.parse(bytes)) != nil,  // only a DER element can stand in the SEQUENCE
+        let signed = try? OCSPResponder.successfulResponse(tbsResponseData: bytes, signedWith: fixture.issuerKey),
         let response = try? OCSPResponse(der: signed, about: certificateID, signedBy: fixture.issuer)
     {
         _ = response.status
@@ -56,36 +57,4 @@ public func fuzzOCSP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     return 0
-}
-
-/// A successful basic `OCSPResponse` whose `tbsResponseData` is `tbs`, signed by the issuer.
-private func signedResponse(tbsResponseData tbs: [UInt8]) throws -> [UInt8] {
-    _ = try DER.parse(tbs)  // only a DER element can stand in the SEQUENCE
-    let signature = try fixture.issuerKey.signature(for: SHA256.hash(data: tbs)).derRepresentation
-    var basic = DER.Serializer()
-    try basic.appendConstructedNode(identifier: .sequence) { basic in
-        basic.serializeRawBytes(tbs)
-        try basic.appendConstructedNode(identifier: .sequence) {
-            try $0.serialize(ASN1ObjectIdentifier.ecdsaWithSHA256)
-        }
-        try basic.serialize(ASN1BitString(bytes: ArraySlice(signature)))
-    }
-    var response = DER.Serializer()
-    try response.appendConstructedNode(identifier: .sequence) { response in
-        response.appendPrimitiveNode(identifier: .enumerated) { $0.append(0) }
-        try response.serialize(explicitlyTaggedWithTagNumber: 0, tagClass: .contextSpecific) { wrapped in
-            try wrapped.appendConstructedNode(identifier: .sequence) { responseBytes in
-                try responseBytes.serialize(ASN1ObjectIdentifier.basicOCSPResponse)
-                try responseBytes.serialize(ASN1OctetString(contentBytes: basic.serializedBytes[...]))
-            }
-        }
-    }
-    return response.serializedBytes
-}
-
-extension ASN1ObjectIdentifier {
-    /// `id-pkix-ocsp-basic`.
-    fileprivate static let basicOCSPResponse: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 1]
-    /// `ecdsa-with-SHA256`.
-    fileprivate static let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
 }
