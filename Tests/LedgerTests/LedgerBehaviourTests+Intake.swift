@@ -21,6 +21,7 @@ extension LedgerBehaviourTests {
                             subtype: nil,
                             transactionId: transactionId,
                             signedDate: nil,
+                            revokedShare: nil,
                             receivedAt: received
                         )
                     }
@@ -57,6 +58,7 @@ extension LedgerBehaviourTests {
                     subtype: nil,
                     transactionId: transactionId,
                     signedDate: Date(timeIntervalSince1970: 1_790_000_000.123),
+                    revokedShare: nil,
                     receivedAt: Date()
                 )
             )

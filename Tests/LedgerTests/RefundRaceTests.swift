@@ -169,7 +169,8 @@ struct RefundRaceTests {
     {
         let recorded = try await store.recordNotification(
             notificationUUID: UUID().uuidString, type: type, subtype: nil, transactionId: transactionId,
-            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), receivedAt: Date())
+            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), revokedShare: nil,
+            receivedAt: Date())
         #expect(recorded)
     }
 }

@@ -93,12 +93,16 @@ struct PartialRefundPathTests {
         #expect(try await fixture.wallet("alice") == ["coins": 60])
         #expect(try await fixture.store.ledgerEntries(playerId: "alice").map(\.amount) == [100, -40])
 
-        // The phone reports the transaction as signed before the refund: already delivered.
-        let reply = try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction))
-            .decode(RefundedPurchaseReply.self)
-        #expect(reply.status == "already_delivered")
-        #expect(reply.refundedShare == 40_000)
-        #expect(reply.balances == ["coins": 60])
+        // The phone reports the transaction as signed before the refund, and as signed now
+        // (carrying the prorated refund): already delivered, the rest standing.
+        let signedNow = try await fixture.emulator.transactionInfo(transactionId, environment: .sandbox)
+        for signed in [try #require(paid.signedTransaction), try #require(signedNow.signedTransactionInfo)] {
+            let reply = try await fixture.report("alice", signedTransaction: signed)
+                .decode(RefundedPurchaseReply.self)
+            #expect(reply.status == "already_delivered")
+            #expect(reply.refundedShare == 40_000)
+            #expect(reply.balances == ["coins": 60])
+        }
 
         // Apple's retry of the REFUND, and the ONE_TIME_CHARGE arriving late, change nothing.
         for payload in [refund, try await fixture.signedNotification(.oneTimeCharge, about: transactionId)] {
@@ -106,6 +110,31 @@ struct PartialRefundPathTests {
             #expect(again.status == 200)
         }
         #expect(try await fixture.wallet("alice") == ["coins": 60])
+    }
+
+    @Test(
+        "a phone reporting a transaction refunded in part gets the rest: delivered, then the REFUND takes the share",
+        arguments: StoreKind.allCases)
+    func partlyRefundedReportFirst(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let paid = try await fixture.pay(token: order.appAccountToken)
+        let transactionId = try #require(paid.transactionId)
+        let refunded = try await fixture.send(
+            .post, "/emulator/v1/transactions/\(transactionId)/refund", json: ["percentage": 40_000])
+        #expect(refunded.status == 200, "\(refunded)")
+
+        let signedNow = try await fixture.emulator.transactionInfo(transactionId, environment: .sandbox)
+        let reply = try await fixture.report("alice", signedTransaction: try #require(signedNow.signedTransactionInfo))
+        #expect(try reply.decode(RefundedPurchaseReply.self).status == "delivered", "\(reply)")
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+
+        let refund = try await fixture.signedNotification(.refund, about: transactionId)
+        let posted = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": refund])
+        #expect(posted.status == 200, "\(posted)")
+        #expect(try await fixture.wallet("alice") == ["coins": 60])
+        #expect(try await fixture.store.purchase(transactionId: transactionId)?.refundedShare == 40_000)
     }
 }
 

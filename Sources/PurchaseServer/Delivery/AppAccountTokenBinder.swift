@@ -35,7 +35,7 @@ struct AppAccountTokenBinder: Sendable {
         } catch {
             metrics.recordAppleFollowUp("set_app_account_token", success: false)
             detail.merge(error.historyDetail) { _, apple in apple }
-            try await record(.appAccountTokenAtAppleFailed, purchase, detail: detail)
+            try await store.appendEvent(HistoryEvent(.appAccountTokenAtAppleFailed, about: purchase, detail: detail))
             logger.warning(
                 "Set App Account Token failed",
                 metadata: ["transactionId": .string(purchase.transactionId), "error": .string("\(error)")])
@@ -45,14 +45,7 @@ struct AppAccountTokenBinder: Sendable {
                 message: "\(error)", retryable: error.isRetryable)
         }
         metrics.recordAppleFollowUp("set_app_account_token", success: true)
-        try await record(.appAccountTokenSetAtApple, purchase, detail: detail)
+        try await store.appendEvent(HistoryEvent(.appAccountTokenSetAtApple, about: purchase, detail: detail))
         return AppAccountTokenAnswer(status: .set, orderId: orderId)
-    }
-
-    private func record(_ type: HistoryEventType, _ purchase: Purchase, detail: [String: String]) async throws {
-        try await store.appendEvent(
-            HistoryEvent(
-                type: type, playerId: purchase.playerId, orderId: purchase.orderId,
-                transactionId: purchase.transactionId, detail: detail, createdAt: Date()))
     }
 }

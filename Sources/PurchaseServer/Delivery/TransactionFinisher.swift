@@ -52,7 +52,7 @@ struct TransactionFinisher: Sendable {
         } catch {
             metrics.recordAppleFollowUp("finish_transaction", success: false)
             detail.merge(error.historyDetail) { _, apple in apple }
-            try await record(.finishAtAppleFailed, purchase, detail: detail)
+            try await store.appendEvent(HistoryEvent(.finishAtAppleFailed, about: purchase, detail: detail))
             logger.warning(
                 "Finish Transaction failed",
                 metadata: ["transactionId": .string(purchase.transactionId), "error": .string("\(error)")])
@@ -62,13 +62,6 @@ struct TransactionFinisher: Sendable {
             )
         }
         metrics.recordAppleFollowUp("finish_transaction", success: true)
-        try await record(.finishedAtApple, purchase, detail: detail)
-    }
-
-    private func record(_ type: HistoryEventType, _ purchase: Purchase, detail: [String: String]) async throws {
-        try await store.appendEvent(
-            HistoryEvent(
-                type: type, playerId: purchase.playerId, orderId: purchase.orderId,
-                transactionId: purchase.transactionId, detail: detail, createdAt: Date()))
+        try await store.appendEvent(HistoryEvent(.finishedAtApple, about: purchase, detail: detail))
     }
 }

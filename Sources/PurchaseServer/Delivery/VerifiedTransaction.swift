@@ -13,7 +13,9 @@ struct VerifiedTransaction: Sendable, Hashable {
     var appAccountToken: String?
     var environment: AppStoreEnvironment
     var purchaseDate: Date
-    /// Set when Apple refunded or revoked the transaction.
+    /// Set when Apple refunded or revoked the whole transaction: it is not delivered. A
+    /// refund in part leaves the rest standing: the transaction is delivered and the
+    /// ledger takes the refunded share back from the recorded notices.
     var revocationDate: Date?
 
     /// The transaction of a verified signed transaction, or `nil` when the payload lacks an
@@ -27,7 +29,8 @@ struct VerifiedTransaction: Sendable, Hashable {
         self.appAccountToken = payload.appAccountToken.flatMap { $0.isEmpty ? nil : $0.lowercased() }
         self.environment = payload.environment ?? .production
         self.purchaseDate = payload.purchaseDateValue ?? payload.signedDateValue ?? Date()
-        self.revocationDate = payload.isRevoked ? (payload.revocationDateValue ?? Date()) : nil
+        self.revocationDate =
+            payload.revokedShare == Milliunits.whole ? (payload.revocationDateValue ?? Date()) : nil
     }
 
     /// An in-app purchase of a verified receipt.

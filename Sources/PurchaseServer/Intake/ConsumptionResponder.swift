@@ -108,12 +108,7 @@ struct ConsumptionResponder: Sendable {
         }
 
         func failed(_ error: AppStoreServerAPIError) -> HistoryEvent {
-            var detail = [
-                "error": error.kind.rawValue, "message": error.description, "retried": String(error.isRetryable),
-            ]
-            detail["httpStatus"] = error.httpStatus.map(String.init)
-            detail["errorCode"] = error.errorCode.map { String($0.rawValue) }
-            return event(.consumptionInformationFailed, detail)
+            event(.consumptionInformationFailed, error.historyDetail)
         }
 
         /// Epoch milliseconds, as the ledger's event details write times.

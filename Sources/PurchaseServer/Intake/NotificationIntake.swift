@@ -93,13 +93,11 @@ struct NotificationIntake: Sendable {
                     metadata: [
                         "transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId),
                     ])
-            case .unknownTransaction where (payload.revokedShare ?? Milliunits.whole) < Milliunits.whole:
+            case .unknownTransaction where transaction.revocationDate == nil:
                 // Refunded in part before any delivery: the player keeps the rest. The
                 // ledger delivers it and takes the refunded share back in one database
                 // transaction (or refuses it, if Apple's latest word refunds all of it).
-                var standing = transaction
-                standing.revocationDate = nil
-                try await deliver(standing, source: source)
+                try await deliver(transaction, source: source)
             default:
                 break
             }
