@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
+        .library(name: "SupportConsole", targets: ["SupportConsole"]),
         .library(name: "StoreKeeperDev", targets: ["StoreKeeperDev"]),
         .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
         .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(name: "AppStoreModel"),
@@ -116,8 +119,27 @@ let package = Package(
             ]
         ),
         .target(
+            name: "SupportConsole",
+            dependencies: [
+                "AppStoreAPI",
+                "AppStoreModel",
+                "HTTPRouting",
+                "Ledger",
+                "PurchaseServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        .target(
             name: "StoreKeeperDev",
             dependencies: [
+                "SupportConsole",
+                "HTTPRouting",
                 "AppStoreAPI",
                 "AppStoreEmulator",
                 "AppStoreModel",
@@ -160,6 +182,7 @@ let package = Package(
                 "PurchaseSDKEmulator",
                 "OrderSimulation",
                 "Ledger",
+                "SupportConsole",
                 .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
                 "AppStoreSigning",
@@ -254,6 +277,23 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "SupportConsoleTests",
+            dependencies: [
+                "SupportConsole",
+                "PurchaseServer",
+                "StoreKeeperDev",
+                "Ledger",
+                "LedgerTestSupport",
+                "AppStoreEmulator",
+                "AppStoreModel",
+                "HTTPRouting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

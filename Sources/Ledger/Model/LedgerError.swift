@@ -13,6 +13,8 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// notification is a REFUND or REVOKE (nothing written): the device still holds the
     /// transaction as signed before the refund.
     case transactionRevoked(transactionId: String)
+    /// ``StaffStore/createStaff(_:)`` with a name already taken.
+    case duplicateStaff(name: String)
     /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
     case invalidGrants(String)
     /// A stored row the ledger cannot read (a column missing or of the wrong type).
@@ -32,6 +34,7 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .duplicateOrder(let orderId): "order \(orderId) or its app account token already exists"
         case .transactionRevoked(let transactionId):
             "Apple notified a refund or revocation of transaction \(transactionId) before it was delivered"
+        case .duplicateStaff(let name): "a staff account named \(name) already exists"
         case .invalidGrants(let reason): "invalid grants: \(reason)"
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):

@@ -57,6 +57,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var additionalRoots: [String]
     /// The online revocation check (OCSP) of the certificate that signed each JWS.
     public var revocationCheck: RevocationCheckSettings
+    /// The support console's sign-in and limits.
+    public var console: ConsoleSettings
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -81,7 +83,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         finishTransactionsAtApple: Bool? = nil,
         webhook: WebhookSettings? = nil,
         additionalRoots: [String] = [],
-        revocationCheck: RevocationCheckSettings = RevocationCheckSettings()
+        revocationCheck: RevocationCheckSettings = RevocationCheckSettings(),
+        console: ConsoleSettings = ConsoleSettings()
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -103,6 +106,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.webhook = webhook
         self.additionalRoots = additionalRoots
         self.revocationCheck = revocationCheck
+        self.console = console
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -146,6 +150,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         revocationCheck =
             try container.decodeIfPresent(RevocationCheckSettings.self, forKey: .revocationCheck)
             ?? defaults.revocationCheck
+        console = try container.decodeIfPresent(ConsoleSettings.self, forKey: .console) ?? defaults.console
     }
 
     /// Reads a JSON configuration file.
@@ -213,6 +218,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         }
         if additionalRoots.contains(where: \.isEmpty) { problems.append("additionalRoots holds an empty path") }
         problems += revocationCheck.validationProblems
+        problems += console.validationProblems
         return problems
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A transaction Apple charged for that no player has received: the server learned of it
+/// (a notification or the reconciler) but could not tell whose it is, so it waits for the
+/// player's report or for support to bind it.
+public struct OwedTransaction: Sendable, Hashable {
+    /// Apple's transaction id.
+    public var transactionId: String
+    /// The product, as the first record of it says.
+    public var productId: String?
+    /// Why it waits (the latest record's `reason`, e.g. `unbound_transaction`).
+    public var reason: String?
+    /// How the server learned of it (the latest record's `source`: `notification`, `reconciler`).
+    public var source: String?
+    /// When the server first learned of it.
+    public var firstSeenAt: Date
+    /// When the server last tried to deliver it.
+    public var lastSeenAt: Date
+    /// How many times the server tried.
+    public var attempts: Int
+
+    /// Creates a value.
+    public init(
+        transactionId: String,
+        productId: String?,
+        reason: String?,
+        source: String?,
+        firstSeenAt: Date,
+        lastSeenAt: Date,
+        attempts: Int
+    ) {
+        self.transactionId = transactionId
+        self.productId = productId
+        self.reason = reason
+        self.source = source
+        self.firstSeenAt = firstSeenAt
+        self.lastSeenAt = lastSeenAt
+        self.attempts = attempts
+    }
+}

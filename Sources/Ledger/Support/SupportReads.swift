@@ -1,0 +1,34 @@
+import Foundation
+
+/// The reads behind the support console's search, work queues and overview.
+public protocol SupportReads: Sendable {
+    /// The purchases with this original transaction id, oldest delivery first.
+    func purchases(originalTransactionId: String) async throws -> [Purchase]
+
+    /// Whether the ledger knows the player at all: an order, a purchase, a balance, a
+    /// history event or a consent of theirs.
+    func knowsPlayer(_ playerId: String) async throws -> Bool
+
+    /// Up to `limit` events of the player's timeline (``LedgerStore/timeline(playerId:)``'s
+    /// events), newest first, with ids below `beforeId` (from the newest when `nil`); only
+    /// events of `types` when given.
+    func timelineNewestFirst(playerId: String, beforeId: Int64?, limit: Int, types: [HistoryEventType]?)
+        async throws -> [HistoryEvent]
+
+    /// Transactions the server knows Apple charged for and no player received
+    /// (``HistoryEventType`` `awaiting_report` events of transactions with no purchase),
+    /// first learned of at or before `learnedBefore`, oldest first, at most `limit`.
+    func owedTransactions(learnedBefore: Date, limit: Int) async throws -> [OwedTransaction]
+
+    /// Players with a balance below zero or at least `minimumRefunds` refunded purchases,
+    /// most refunds first, at most `limit`.
+    func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal]
+
+    /// Purchases carrying `flag` (e.g. ``PurchaseFlag/sandboxInProduction``), newest
+    /// delivery first, at most `limit`.
+    func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
+
+    /// What happened from `since` on: at most `limit` deliveries (oldest first), the
+    /// refunds and reversals, and the webhook outbox as it stands.
+    func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
+}
