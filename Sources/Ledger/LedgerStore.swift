@@ -8,7 +8,10 @@ import Foundation
 /// write is one database transaction; races are decided by uniqueness constraints and
 /// conditional updates inside the database, never by in-process locks, so any number of
 /// processes may share one database.
-public protocol LedgerStore: Sendable {
+///
+/// It also keeps the support console's accounts, sessions and audit log (``StaffStore``)
+/// and answers the console's reads (``SupportReads``).
+public protocol LedgerStore: StaffStore, SupportReads {
     /// Brings the schema up to date (versioned migrations; safe to run again, and from
     /// several processes at once).
     func migrate() async throws

@@ -111,7 +111,7 @@ final class ManualClock: Sendable {
 
 /// Runs `body` with two migrated stores of `kind` on one fresh database (like two server
 /// processes) that both read `clock`.
-private func withClockedStores(
+func withClockedStores(
     _ kind: StoreKind, _ body: (any LedgerStore, any LedgerStore, ManualClock) async throws -> Void
 ) async throws {
     let database = try await kind.makeDatabase()

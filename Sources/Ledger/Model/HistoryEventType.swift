@@ -33,4 +33,10 @@ public struct HistoryEventType: OpenEnumeration, ExpressibleByStringLiteral {
     public static let transactionBelongsToOtherPlayer: HistoryEventType = "transaction_belongs_to_other_player"
     /// A report was refused for another reason (the reason goes in the detail).
     public static let purchaseRejected: HistoryEventType = "purchase_rejected"
+    /// Apple charged for a transaction the server could not yet deliver to anyone (no order
+    /// binds it): it waits for the player's report or for support. The detail holds `reason`,
+    /// `productId` and `source` (written by the purchase server's notification intake; the
+    /// support console's owed queue, ``SupportReads/owedTransactions(learnedBefore:limit:)``,
+    /// reads them).
+    public static let awaitingReport: HistoryEventType = "awaiting_report"
 }

@@ -13,9 +13,13 @@
 /// - `checkpoints` — primary key `name`.
 /// - `consumption_consents`, `consent_rescissions`, `consumption_reports` (version 3): see
 ///   ``consumptionConsent``.
+/// - `staff_accounts`, `staff_sessions`, `audit_log` (version 5, the support console):
+///   see ``supportConsole``.
 enum LedgerSchema {
     /// Every migration, in version order.
-    static let migrations: [LedgerMigration] = [initial, clientEventRetention, consumptionConsent, partialRefunds]
+    static let migrations: [LedgerMigration] = [
+        initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole,
+    ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
     /// processes starting at once.

@@ -28,7 +28,8 @@ public protocol SupportReads: Sendable {
     /// delivery first, at most `limit`.
     func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
 
-    /// What happened from `since` on: at most `limit` deliveries (oldest first), the
-    /// refunds and reversals, and the webhook outbox as it stands.
+    /// What happened from `since` on: at most `limit` deliveries (oldest first), at most
+    /// `limit` refunds and reversals together (oldest first), and the webhook outbox as it
+    /// stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 }

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The support console's accounts, sessions and audit log (see ``StaffStore``).
+extension LedgerSQL {
+    static let staffColumns = """
+        name, role, password_hash, totp_secret, disabled_at, failed_sign_ins, locked_until, created_at, \
+        password_changed_at
+        """
+    static let auditColumns = "id, actor, action, target, detail, address, created_at"
+
+    // MARK: Accounts
+
+    /// Inserts the account unless the name is taken; a row only when inserted.
+    static func insertStaff(_ account: StaffAccount) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO staff_accounts (\(staffColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (name) DO NOTHING
+            RETURNING name
+            """,
+            [
+                .text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
+                .optional(account.totpSecret), .optional(account.disabledAt), .integer(Int64(account.failedSignIns)),
+                .optional(account.lockedUntil), .timestamp(account.createdAt), .timestamp(account.passwordChangedAt),
+            ]
+        )
+    }
+
+    static func staff(name: String) -> LedgerStatement {
+        LedgerStatement("SELECT \(staffColumns) FROM staff_accounts WHERE name = ?", [.text(name)])
+    }
+
+    static let staffAccounts = LedgerStatement("SELECT \(staffColumns) FROM staff_accounts ORDER BY name")
+
+    /// Sets a new password and second factor, clears the failures and the lock and enables
+    /// the account; a row only when the account exists.
+    static func resetStaffPassword(name: String, passwordHash: String, totpSecret: String?, at: Date)
+        -> LedgerStatement
+    {
+        LedgerStatement(
+            """
+            UPDATE staff_accounts
+            SET password_hash = ?, totp_secret = ?, failed_sign_ins = 0, locked_until = NULL, disabled_at = NULL,
+                password_changed_at = ?
+            WHERE name = ?
+            RETURNING name
+            """,
+            [.text(passwordHash), .optional(totpSecret), .timestamp(at), .text(name)]
+        )
+    }
+
+    /// Disables the account (keeping the first disabling time); a row only when it exists.
+    static func disableStaff(name: String, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            "UPDATE staff_accounts SET disabled_at = COALESCE(disabled_at, ?) WHERE name = ? RETURNING name",
+            [.timestamp(at), .text(name)]
+        )
+    }
+
+    /// Counts a failure in one statement: the row is locked while it is updated and every
+    /// expression reads the row as it stood, so concurrent failures are each counted. The
+    /// failure that reaches `lockAfter` locks the account until `lockedUntil` and starts the
+    /// count again. Returns the account afterwards.
+    static func recordSignInFailure(name: String, lockAfter: Int, lockedUntil: Date) -> LedgerStatement {
+        LedgerStatement(
+            """
+            UPDATE staff_accounts
+            SET failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= ? THEN 0 ELSE failed_sign_ins + 1 END,
+                locked_until = CASE WHEN failed_sign_ins + 1 >= ? THEN ? ELSE locked_until END
+            WHERE name = ?
+            RETURNING \(staffColumns)
+            """,
+            [.integer(Int64(lockAfter)), .integer(Int64(lockAfter)), .timestamp(lockedUntil), .text(name)]
+        )
+    }
+
+    static func recordSignInSuccess(name: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            UPDATE staff_accounts SET failed_sign_ins = 0, locked_until = NULL
+            WHERE name = ? AND (failed_sign_ins <> 0 OR locked_until IS NOT NULL)
+            """,
+            [.text(name)]
+        )
+    }
+
+    // MARK: Sessions
+
+    static func insertStaffSession(_ session: StaffSession) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO staff_sessions (token_digest, staff_name, csrf_token, created_at, last_seen_at, expires_at, \
+            address)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(session.tokenDigest), .text(session.staffName), .text(session.csrfToken),
+                .timestamp(session.createdAt), .timestamp(session.lastSeenAt), .timestamp(session.expiresAt),
+                .text(session.address),
+            ]
+        )
+    }
+
+    /// Deletes the account's sessions that have reached their end.
+    static func deleteExpiredStaffSessions(staffName: String, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            "DELETE FROM staff_sessions WHERE staff_name = ? AND expires_at <= ?",
+            [.text(staffName), .timestamp(at)]
+        )
+    }
+
+    /// The session with its account's role and disabling time (both NULL when the account
+    /// is missing).
+    static func staffSession(tokenDigest: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT s.token_digest, s.staff_name, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, s.address,
+                   a.role, a.disabled_at
+            FROM staff_sessions s LEFT JOIN staff_accounts a ON a.name = s.staff_name
+            WHERE s.token_digest = ?
+            """,
+            [.text(tokenDigest)]
+        )
+    }
+
+    /// Marks the session used; a row only when it still exists.
+    static func touchStaffSession(tokenDigest: String, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            "UPDATE staff_sessions SET last_seen_at = ? WHERE token_digest = ? RETURNING token_digest",
+            [.timestamp(at), .text(tokenDigest)]
+        )
+    }
+
+    static func deleteStaffSession(tokenDigest: String) -> LedgerStatement {
+        LedgerStatement("DELETE FROM staff_sessions WHERE token_digest = ?", [.text(tokenDigest)])
+    }
+
+    static func deleteStaffSessions(staffName: String) -> LedgerStatement {
+        LedgerStatement("DELETE FROM staff_sessions WHERE staff_name = ?", [.text(staffName)])
+    }
+
+    // MARK: Audit log
+
+    /// Appends a record; returns it.
+    static func insertAudit(_ record: AuditRecord) throws -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO audit_log (actor, action, target, detail, address, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            RETURNING \(auditColumns)
+            """,
+            [
+                .text(record.actor), .text(record.action), .optional(record.target),
+                .text(try LedgerJSON.text(record.detail)), .text(record.address), .timestamp(record.createdAt),
+            ]
+        )
+    }
+
+    /// Up to `limit` records with ids below `beforeId`, newest first, only `actor`'s when
+    /// given.
+    static func auditRecords(beforeId: Int64, limit: Int, actor: String?) -> LedgerStatement {
+        if let actor {
+            return LedgerStatement(
+                "SELECT \(auditColumns) FROM audit_log WHERE actor = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                [.text(actor), .integer(beforeId), .integer(Int64(limit))]
+            )
+        }
+        return LedgerStatement(
+            "SELECT \(auditColumns) FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
+            [.integer(beforeId), .integer(Int64(limit))]
+        )
+    }
+
+    static func auditCount(action: String, address: String, since: Date) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT COUNT(*) AS count FROM audit_log WHERE action = ? AND address = ? AND created_at >= ?",
+            [.text(action), .text(address), .timestamp(since)]
+        )
+    }
+}

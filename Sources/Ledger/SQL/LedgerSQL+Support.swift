@@ -1,0 +1,169 @@
+import Foundation
+
+/// The reads behind the support console (see ``SupportReads``).
+extension LedgerSQL {
+    static func purchases(originalTransactionId: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(purchaseColumns) FROM purchases WHERE original_transaction_id = ?
+            ORDER BY delivered_at, transaction_id
+            """,
+            [.text(originalTransactionId)]
+        )
+    }
+
+    /// One row (`known`) when anything of the player's is recorded, none otherwise.
+    static func knowsPlayer(_ playerId: String) -> LedgerStatement {
+        let tables = ["orders", "purchases", "balances", "history_events", "consumption_consents"]
+        return LedgerStatement(
+            "SELECT 1 AS known WHERE "
+                + tables.map { "EXISTS (SELECT 1 FROM \($0) WHERE player_id = ?)" }.joined(separator: " OR "),
+            Array(repeating: .text(playerId), count: tables.count)
+        )
+    }
+
+    /// ``timeline(playerId:)``'s events with ids below `beforeId`, newest first, at most
+    /// `limit`, only of `types` when given (not empty).
+    static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)
+        -> LedgerStatement
+    {
+        var typeFilter = ""
+        var typeArguments: [SQLArgument] = []
+        if let types {
+            typeFilter = " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
+            typeArguments = types.map { .text($0.rawValue) }
+        }
+        let before: [SQLArgument] = [.integer(beforeId)] + typeArguments
+        return LedgerStatement(
+            """
+            SELECT \(eventColumns) FROM history_events WHERE player_id = ? AND id < ?\(typeFilter)
+            UNION ALL
+            SELECT \(eventColumns) FROM history_events
+            WHERE player_id IS NULL AND id < ?\(typeFilter)
+              AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
+            ORDER BY id DESC
+            LIMIT ?
+            """,
+            [.text(playerId)] + before + before + [.text(playerId), .integer(Int64(limit))]
+        )
+    }
+
+    /// Per transaction with `awaiting_report` events and no purchase, first learned of at
+    /// or before `learnedBefore`: the first and last event times, their count, and the
+    /// first and latest events' details; oldest first, at most `limit`.
+    static func owedTransactions(learnedBefore: Date, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT owed.transaction_id, owed.first_seen_at, owed.last_seen_at, owed.attempts,
+                   first_event.detail AS first_detail, latest_event.detail AS latest_detail
+            FROM (
+                SELECT transaction_id, MIN(created_at) AS first_seen_at, MAX(created_at) AS last_seen_at,
+                       COUNT(*) AS attempts, MIN(id) AS first_id, MAX(id) AS latest_id
+                FROM history_events
+                WHERE type = ? AND transaction_id IS NOT NULL
+                  AND NOT EXISTS (
+                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id)
+                GROUP BY transaction_id
+                HAVING MIN(created_at) <= ?
+            ) owed
+            JOIN history_events first_event ON first_event.id = owed.first_id
+            JOIN history_events latest_event ON latest_event.id = owed.latest_id
+            ORDER BY owed.first_seen_at, owed.transaction_id
+            LIMIT ?
+            """,
+            [.text(HistoryEventType.awaitingReport.rawValue), .timestamp(learnedBefore), .integer(Int64(limit))]
+        )
+    }
+
+    /// Players with a negative balance or at least `minimumRefunds` refunded purchases,
+    /// most refunded purchases first, at most `limit`: one row per negative balance (a row
+    /// with NULL `item` for a player with none), with the player's refunded purchases and
+    /// reversals.
+    static func refundSignals(minimumRefunds: Int, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            WITH signalled AS (
+                SELECT candidates.player_id,
+                       (SELECT COUNT(*) FROM purchases
+                        WHERE purchases.player_id = candidates.player_id AND purchases.refunded_share > 0)
+                           AS refunded_purchases,
+                       (SELECT COUNT(*) FROM history_events
+                        WHERE history_events.player_id = candidates.player_id AND history_events.type = ?)
+                           AS reversals
+                FROM (
+                    SELECT player_id FROM balances WHERE amount < 0
+                    UNION
+                    SELECT player_id FROM purchases WHERE refunded_share > 0
+                    GROUP BY player_id HAVING COUNT(*) >= ?
+                ) candidates
+                ORDER BY refunded_purchases DESC, candidates.player_id
+                LIMIT ?
+            )
+            SELECT signalled.player_id, signalled.refunded_purchases, signalled.reversals,
+                   balances.item, balances.amount
+            FROM signalled
+            LEFT JOIN balances ON balances.player_id = signalled.player_id AND balances.amount < 0
+            ORDER BY signalled.refunded_purchases DESC, signalled.player_id, balances.item
+            """,
+            [
+                .text(HistoryEventType.refundReversed.rawValue), .integer(Int64(max(minimumRefunds, 1))),
+                .integer(Int64(limit)),
+            ]
+        )
+    }
+
+    /// Purchases whose flags' JSON text contains `quotedFlag` (the flag as a JSON string),
+    /// newest delivery first, at most `limit`. The match is a case-sensitive substring
+    /// search (no pattern characters); the caller checks the decoded flags exactly.
+    static func purchases(containingFlag quotedFlag: String, limit: Int, dialect: Dialect) -> LedgerStatement {
+        let contains = dialect == .postgres ? "strpos(flags, ?) > 0" : "instr(flags, ?) > 0"
+        return LedgerStatement(
+            """
+            SELECT \(purchaseColumns) FROM purchases WHERE \(contains)
+            ORDER BY delivered_at DESC, transaction_id DESC
+            LIMIT ?
+            """,
+            [.text(quotedFlag), .integer(Int64(limit))]
+        )
+    }
+
+    // MARK: Delivery activity
+
+    /// Deliveries at or after `since`, oldest first, at most `limit`.
+    static func deliveries(since: Date, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT purchase_date, delivered_at, source FROM purchases WHERE delivered_at >= ?
+            ORDER BY delivered_at, transaction_id
+            LIMIT ?
+            """,
+            [.timestamp(since), .integer(Int64(limit))]
+        )
+    }
+
+    /// The `refunded` and `refund_reversed` events at or after `since` (type and time),
+    /// oldest first, at most `limit`.
+    static func refundEvents(since: Date, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT type, created_at FROM history_events WHERE type IN (?, ?) AND created_at >= ?
+            ORDER BY created_at, id
+            LIMIT ?
+            """,
+            [
+                .text(HistoryEventType.refunded.rawValue), .text(HistoryEventType.refundReversed.rawValue),
+                .timestamp(since), .integer(Int64(limit)),
+            ]
+        )
+    }
+
+    /// The unacknowledged outbox messages (`backlog`) and, of those, the ones whose last
+    /// attempt failed (`failures`).
+    static let outboxState = LedgerStatement(
+        """
+        SELECT COUNT(*) AS backlog,
+               COALESCE(SUM(CASE WHEN attempts > 0 AND last_error IS NOT NULL THEN 1 ELSE 0 END), 0) AS failures
+        FROM outbox WHERE delivered_at IS NULL
+        """
+    )
+}

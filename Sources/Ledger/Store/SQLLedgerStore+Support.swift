@@ -1,0 +1,107 @@
+import Foundation
+
+extension SQLLedgerStore {
+    public func purchases(originalTransactionId: String) async throws -> [Purchase] {
+        try await read(.rows(LedgerSQL.purchases(originalTransactionId: originalTransactionId), Purchase.init(row:)))
+    }
+
+    public func knowsPlayer(_ playerId: String) async throws -> Bool {
+        try await read(.first(LedgerSQL.knowsPlayer(playerId)) { _ in () }) != nil
+    }
+
+    public func timelineNewestFirst(playerId: String, beforeId: Int64?, limit: Int, types: [HistoryEventType]?)
+        async throws -> [HistoryEvent]
+    {
+        guard limit > 0, types?.isEmpty != true else { return [] }
+        let statement = LedgerSQL.timelineNewestFirst(
+            playerId: playerId, beforeId: beforeId ?? .max, limit: limit, types: types)
+        return try await read(.rows(statement, HistoryEvent.init(row:)))
+    }
+
+    public func owedTransactions(learnedBefore: Date, limit: Int) async throws -> [OwedTransaction] {
+        guard limit > 0 else { return [] }
+        let statement = LedgerSQL.owedTransactions(learnedBefore: learnedBefore.ledgerNormalized, limit: limit)
+        return try await read(
+            .rows(statement) { row in
+                let first = try Self.eventDetail(row, "first_detail")
+                let latest = try Self.eventDetail(row, "latest_detail")
+                return OwedTransaction(
+                    transactionId: try row.requiredText("transaction_id"),
+                    productId: first["productId"] ?? latest["productId"],
+                    reason: latest["reason"],
+                    source: latest["source"],
+                    firstSeenAt: try row.requiredTimestamp("first_seen_at"),
+                    lastSeenAt: try row.requiredTimestamp("last_seen_at"),
+                    attempts: Int(try row.requiredInteger("attempts"))
+                )
+            })
+    }
+
+    public func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal] {
+        guard limit > 0 else { return [] }
+        let rows = try await read(
+            .rows(LedgerSQL.refundSignals(minimumRefunds: minimumRefunds, limit: limit)) { row in
+                (
+                    signal: RefundSignal(
+                        playerId: try row.requiredText("player_id"), negativeBalances: [:],
+                        refundedPurchases: Int(try row.requiredInteger("refunded_purchases")),
+                        reversals: Int(try row.requiredInteger("reversals"))),
+                    item: try row.text("item"), amount: try row.integer("amount")
+                )
+            })
+        // One row per negative balance, a player's rows together: fold them in order.
+        var signals: [RefundSignal] = []
+        for row in rows {
+            if signals.last?.playerId != row.signal.playerId { signals.append(row.signal) }
+            if let item = row.item, let amount = row.amount {
+                signals[signals.count - 1].negativeBalances[item] = amount
+            }
+        }
+        return signals
+    }
+
+    public func purchases(flagged flag: String, limit: Int) async throws -> [Purchase] {
+        guard limit > 0 else { return [] }
+        let statement = LedgerSQL.purchases(containingFlag: try LedgerJSON.text(flag), limit: limit, dialect: dialect)
+        // The text match finds every purchase with the flag; a flag whose JSON text merely
+        // occurs inside another flag's is dropped here.
+        return try await read(.rows(statement, Purchase.init(row:))).filter { $0.flags.contains(flag) }
+    }
+
+    public func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity {
+        let since = since.ledgerNormalized
+        let limit = max(limit, 0)
+        let deliveries = LedgerOperation.rows(LedgerSQL.deliveries(since: since, limit: limit)) { row in
+            DeliveryActivity.Delivery(
+                purchaseDate: try row.requiredTimestamp("purchase_date"),
+                deliveredAt: try row.requiredTimestamp("delivered_at"),
+                source: try row.enumeration(DeliverySource.self, "source"))
+        }
+        return try await read(
+            deliveries.then { deliveries in
+                LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
+                    (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
+                }
+                .then { events in
+                    .statement(LedgerSQL.outboxState) { rows in
+                        guard let row = rows.first else {
+                            throw LedgerError.corruptRow("outbox count returned nothing")
+                        }
+                        return .done(
+                            DeliveryActivity(
+                                deliveries: deliveries,
+                                refunds: events.filter { $0.type == HistoryEventType.refunded.rawValue }.map(\.at),
+                                reversals: events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
+                                    .map(\.at),
+                                outboxBacklog: Int(try row.requiredInteger("backlog")),
+                                webhookFailures: Int(try row.requiredInteger("failures"))))
+                    }
+                }
+            })
+    }
+
+    /// An event's detail, decoded from the JSON text in `column`.
+    private static func eventDetail(_ row: any LedgerRow, _ column: String) throws -> [String: String] {
+        try LedgerJSON.decode([String: String].self, from: try row.requiredText(column), column: column)
+    }
+}
