@@ -263,6 +263,7 @@ let package = Package(
             name: "PurchaseServerTests",
             dependencies: [
                 "PurchaseServer",
+                "HTTPRouting",
                 "StoreKeeperDev",
                 "Ledger",
                 "AppStoreEmulator",
@@ -300,6 +301,7 @@ let package = Package(
             name: "PurchaseSDKTests",
             dependencies: [
                 "PurchaseSDK",
+                "HTTPRouting",
                 "PurchaseSDKEmulator",
                 "StoreKeeperDev",
                 "PurchaseServer",

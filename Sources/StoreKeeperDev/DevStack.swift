@@ -4,11 +4,13 @@ import AppStoreModel
 import AppStoreVerification
 import AsyncHTTPClient
 import Foundation
+import HTTPRouting
 import Hummingbird
 import Ledger
 import Logging
 import PurchaseServer
 import ServiceLifecycle
+import SupportConsole
 
 /// A purchase server and an in-process App Store emulator on one loopback port: what
 /// `storekeeper serve --dev`, `demo` and the end-to-end tests run.
@@ -124,7 +126,8 @@ public final class DevStack: Sendable {
         return configuration
     }
 
-    /// Starts server instance `instance`; instance 0 also serves the emulator and the extra
+    /// Starts server instance `instance` with the support console (when the configuration
+    /// enables it, on every instance); instance 0 also serves the emulator and the extra
     /// routes, and is where the emulator sends notifications.
     private func start(instance: Int) async throws {
         let store = try makeLedgerStore(url: settings.databaseURL)
@@ -146,8 +149,15 @@ public final class DevStack: Sendable {
             configuration: configuration, store: store,
             trustRoots: TrustRoots(TrustRoots.apple.certificates + emulator.trustRoots.certificates),
             httpTransport: transport, logger: settings.logger)
-        let router = Router()
+        let router = Router(context: StoreKeeperRequestContext.self)
         server.addRoutes(to: router)
+        if configuration.console.enabled {
+            // Plain HTTP on loopback: the console's cookies cannot be Secure here.
+            try SupportConsole(
+                server: server, store: store, settings: configuration.console, secureCookies: false,
+                logger: settings.logger
+            ).addRoutes(to: router)
+        }
         if instance == 0 {
             emulator.addRoutes(to: router)
             settings.extraRoutes(router)

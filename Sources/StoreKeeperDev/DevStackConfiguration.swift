@@ -1,5 +1,6 @@
 import AppStoreEmulator
 import Foundation
+import HTTPRouting
 import Hummingbird
 import Logging
 import PurchaseServer
@@ -22,7 +23,7 @@ public struct DevStackConfiguration: Sendable {
     /// when nil. ``development`` by default.
     public var server: ServerConfiguration
     /// Extra routes on the same port (a test's stand-in webhook, say).
-    public var extraRoutes: @Sendable (Router<BasicRequestContext>) -> Void
+    public var extraRoutes: @Sendable (Router<StoreKeeperRequestContext>) -> Void
     /// Whether the server's background jobs (reconciler, webhook outbox) run on their
     /// schedules; tests that drive them by hand turn them off.
     public var runsBackgroundServices: Bool
@@ -46,7 +47,7 @@ public struct DevStackConfiguration: Sendable {
         sendsNotifications: Bool = true,
         notificationTimeScale: Double = 0.001,
         server: ServerConfiguration = Self.development,
-        extraRoutes: @escaping @Sendable (Router<BasicRequestContext>) -> Void = { _ in },
+        extraRoutes: @escaping @Sendable (Router<StoreKeeperRequestContext>) -> Void = { _ in },
         runsBackgroundServices: Bool = true,
         handlesSignals: Bool = false,
         appleTimeoutSeconds: TimeInterval = 3,
@@ -68,11 +69,13 @@ public struct DevStackConfiguration: Sendable {
     }
 
     /// A sandbox deployment that accepts sandbox, production and Xcode purchases, answers
-    /// consumption requests and reconciles every minute.
+    /// consumption requests, reconciles every minute, and lists a transaction in the
+    /// console's owed queue as soon as the server learns of it (no wait for the app's report).
     public static let development = ServerConfiguration(
         deploymentEnvironment: .sandbox,
         allowedEnvironments: [.sandbox, .production, .xcode],
         answerConsumptionRequests: true,
-        reconcilerIntervalSeconds: 60
+        reconcilerIntervalSeconds: 60,
+        console: ConsoleSettings(owedAfterSeconds: 0)
     )
 }

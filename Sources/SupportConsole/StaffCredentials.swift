@@ -29,6 +29,24 @@ public enum StaffCredentials {
         return Bcrypt.verify(password, hash: hash)
     }
 
+    /// ``hash(_:)`` on a Dispatch worker thread: a bcrypt hash holds a CPU for about a
+    /// quarter second, which must not stall the cooperative threads every request of the
+    /// server shares.
+    public static func hashInBackground(_ password: String) async -> String {
+        await inBackground { hash(password) }
+    }
+
+    /// ``verify(_:hash:)`` on a Dispatch worker thread (see ``hashInBackground(_:)``).
+    public static func verifyInBackground(_ password: String, hash: String) async -> Bool {
+        await inBackground { verify(password, hash: hash) }
+    }
+
+    private static func inBackground<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
+    }
+
     /// Why `password` cannot be used, or `nil` when it can.
     public static func problem(with password: String) -> String? {
         if password.count < minimumPasswordLength {

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import HTTPRouting
 import Hummingbird
 import Logging
 import PurchaseServer
 import StoreKeeperDev
+import SupportConsole
 
 /// `storekeeper serve`: the purchase server.
 struct ServeCommand: AsyncParsableCommand {
@@ -59,8 +61,19 @@ struct ServeCommand: AsyncParsableCommand {
             try await store.close()
             throw ValidationError(error.description)
         }
-        let router = Router()
+        let router = Router(context: StoreKeeperRequestContext.self)
         server.addRoutes(to: router)
+        if configuration.console.enabled {
+            do {
+                try SupportConsole(
+                    server: server, store: store, settings: configuration.console,
+                    secureCookies: configuration.console.secureCookies ?? true, logger: logger
+                ).addRoutes(to: router)
+            } catch {
+                try await store.close()
+                throw error
+            }
+        }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(hostname, port: port), serverName: "storekeeper"),
@@ -88,17 +101,26 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info(
             "starting",
             metadata: ["configuration": "\(stack.configuration)", "database": "\(options.redactedDatabaseURL)"])
-        FileHandle.standardOutput.write(Data(devGuide(stack.configuration).utf8))
+        let consolePassword =
+            stack.configuration.console.enabled ? try await DevAdmin.prepare(store: stack.store) : nil
+        FileHandle.standardOutput.write(Data(devGuide(stack.configuration, consolePassword: consolePassword).utf8))
         try await stack.waitUntilStopped()
     }
 
-    private func devGuide(_ configuration: ServerConfiguration) -> String {
+    /// What `serve --dev` prints: where things answer, the support console's account
+    /// (`consolePassword`: dev-admin's new password, `nil` when the console is off) and a
+    /// purchase to try.
+    private func devGuide(_ configuration: ServerConfiguration, consolePassword: String?) -> String {
         let base = "http://127.0.0.1:\(port)"
+        let console =
+            consolePassword.map {
+                "\nSupport console: \(base)/console/ (sign in as \(DevAdmin.name), password \($0))"
+            } ?? ""
         let token = PlayerTokenVerifier.issue(
             playerId: "alice", secret: configuration.playerTokenSecret ?? "", lifetime: 7 * 86_400)
         return """
             StoreKeeper dev server on \(base) (ledger \(options.redactedDatabaseURL), emulator data in \(devDataDir))
-            The App Store emulator answers on the same port: \(base)/emulator/v1, \(base)/sandbox.
+            The App Store emulator answers on the same port: \(base)/emulator/v1, \(base)/sandbox.\(console)
 
             Try a purchase as player "alice" (token valid 7 days; `storekeeper token --player NAME` makes more):
               export TOKEN=\(token)

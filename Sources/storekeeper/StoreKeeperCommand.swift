@@ -13,6 +13,7 @@ struct StoreKeeperCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ReconcileCommand.self, TokenCommand.self, EmulatorCommand.self, ReceiptCommand.self,
             JWSCommand.self, BenchCommand.self, LoadTestCommand.self, DemoCommand.self, SimulateCommand.self,
+            StaffCommand.self,
         ]
     )
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRouting
 import Hummingbird
 import PurchaseSDK
 
@@ -64,7 +65,7 @@ struct FaultyTransport: NetworkTransport {
 
 /// The stack's routes behind the faults: a chosen status, and an answer that never comes in time.
 enum FaultRoutes {
-    @Sendable static func add(to router: Router<BasicRequestContext>) {
+    @Sendable static func add(to router: Router<StoreKeeperRequestContext>) {
         router.post("test/status/:code") { _, context -> Response in
             let code = Int(context.parameters.get("code") ?? "") ?? 500
             return Response(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPRouting
 import Hummingbird
 
 /// A stand-in for the game server's webhook at `/test/webhook`: records what it receives
@@ -17,7 +18,7 @@ actor WebhookRecorder {
         failuresLeft = count
     }
 
-    nonisolated func addRoute(to router: Router<BasicRequestContext>) {
+    nonisolated func addRoute(to router: Router<StoreKeeperRequestContext>) {
         router.post("test/webhook") { request, _ -> Response in
             var request = request
             let body = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)

@@ -26,6 +26,8 @@ extension ServerConfiguration {
             "consumption.refundPreference (none, decline, grantFull, grantProrated, byConsumption)"
         ),
         ("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", "consumption.sampleContentProvided (true or false)"),
+        ("STOREKEEPER_CONSOLE_ENABLED", "console.enabled (true or false)"),
+        ("STOREKEEPER_CONSOLE_SECURE_COOKIES", "console.secureCookies (true or false)"),
     ]
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
@@ -86,7 +88,18 @@ extension ServerConfiguration {
         }
         try configuration.applyAppStoreServerAPIEnvironment(value)
         try configuration.applyConsumptionEnvironment(value)
+        if let enabled = try Self.flag("STOREKEEPER_CONSOLE_ENABLED", value) { configuration.console.enabled = enabled }
+        if let secure = try Self.flag("STOREKEEPER_CONSOLE_SECURE_COOKIES", value) {
+            configuration.console.secureCookies = secure
+        }
         return configuration
+    }
+
+    /// The boolean variable `name`, `nil` when unset; anything but `true` or `false` is refused.
+    private static func flag(_ name: String, _ value: (String) -> String?) throws -> Bool? {
+        guard let text = value(name) else { return nil }
+        guard let flag = Bool(text) else { throw ConfigurationError("\(name) must be true or false, not \(text)") }
+        return flag
     }
 
     private mutating func applyConsumptionEnvironment(_ value: (String) -> String?) throws {

@@ -170,13 +170,7 @@ extension PurchaseServer {
         admin.post("lookup-order") { request, _ -> Response in
             try self.authenticator.requireAdmin(request)
             let body = try await APIResponse.decode(OrderLookupRequest.self, from: request, limit: self.bodyLimit)
-            guard let client = self.serverAPIClient else { throw ServerError.notConfigured("the App Store Server API") }
-            let desk = OrderLookupDesk(
-                client: client, jwsVerifier: self.intake.verifier, deliverer: self.deliverer,
-                binder: AppAccountTokenBinder(
-                    client: client, store: self.store, metrics: self.metrics, logger: self.logger),
-                store: self.store)
-            return APIResponse.json(try await desk.lookUp(body))
+            return APIResponse.json(try await self.orderLookupDesk().lookUp(body))
         }
     }
 }

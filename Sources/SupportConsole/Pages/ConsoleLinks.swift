@@ -1,0 +1,27 @@
+/// The console's own links to its pages, with ids percent-encoded as one path segment.
+enum ConsoleLinks {
+    /// `/console/players/{playerId}`.
+    static func player(_ playerId: String) -> String {
+        "/console/players/" + ConsoleURL.pathSegment(playerId)
+    }
+
+    /// `/console/transactions/{transactionId}`.
+    static func transaction(_ transactionId: String) -> String {
+        "/console/transactions/" + ConsoleURL.pathSegment(transactionId)
+    }
+
+    /// `/console/orders/{orderId}`.
+    static func order(_ orderId: String) -> String {
+        "/console/orders/" + ConsoleURL.pathSegment(orderId)
+    }
+
+    /// `/console/apple-orders/{appleOrderId}`.
+    static func appleOrder(_ appleOrderId: String) -> String {
+        "/console/apple-orders/" + ConsoleURL.pathSegment(appleOrderId)
+    }
+
+    /// `/console/owed/{transactionId}/deliver`, where a deliver form posts.
+    static func deliver(_ transactionId: String) -> String {
+        "/console/owed/" + ConsoleURL.pathSegment(transactionId) + "/deliver"
+    }
+}

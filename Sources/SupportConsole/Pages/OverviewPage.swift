@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Ledger
+
+extension SupportPages {
+    /// Days the overview covers.
+    static var overviewDays: Int { 30 }
+    /// The most deliveries the overview reads.
+    static var overviewDeliveryLimit: Int { 100_000 }
+
+    /// `GET /console/overview`: deliveries, refunds and reversals per UTC day over the last
+    /// 30 days, the time from charge to delivery (median, p99 and a log-scale histogram),
+    /// deliveries by source, the webhook outbox backlog and failures. Charts are SVG made
+    /// here, every outside string escaped.
+    func overviewPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
+        -> ConsolePage
+    {
+        let now = Date()
+        let since =
+            DailyCounts.calendar.date(
+                byAdding: .day, value: -(Self.overviewDays - 1), to: DailyCounts.calendar.startOfDay(for: now)) ?? now
+        let activity = try await store.deliveryActivity(since: since, limit: Self.overviewDeliveryLimit)
+        try await caller.audit(action: "view_overview")
+        let latency = LatencyStatistics(
+            latencies: activity.deliveries.map { $0.deliveredAt.timeIntervalSince($0.purchaseDate) })
+        return ConsolePage(
+            template: "overview", titleKey: "title_overview",
+            values: [
+                "deliveriesChart": perDayChart(
+                    "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
+                "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
+                "reversalsChart": perDayChart(
+                    "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
+                "latencyChart": latencyChart(latency, caller),
+                "sourceChart": sourceChart(activity.deliveries, caller),
+                "deliveries": ConsoleFormat.count(activity.deliveries.count),
+                "refunds": ConsoleFormat.count(activity.refunds.count),
+                "reversals": ConsoleFormat.count(activity.reversals.count),
+                "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
+                "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
+                "outboxBacklog": ConsoleFormat.count(activity.outboxBacklog),
+                "webhookFailures": ConsoleFormat.count(activity.webhookFailures),
+                "hasWebhookFailures": activity.webhookFailures > 0,
+                "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
+                "since": ConsoleFormat.day(since),
+            ])
+    }
+
+    /// A bar per UTC day of the last 30 of how many `dates` fall in it.
+    private func perDayChart(_ id: String, _ key: String, _ dates: [Date], _ now: Date, _ caller: ConsoleCaller)
+        -> String
+    {
+        let days = DailyCounts.count(dates, days: Self.overviewDays, endingAt: now)
+        return BarChart(
+            text: chartText(id, key, caller),
+            bars: days.map { ChartBar(label: DailyCounts.label($0.day), count: $0.count) }, labelEvery: 5
+        ).svg()
+    }
+
+    /// The histogram of the time from charge to delivery.
+    private func latencyChart(_ latency: LatencyStatistics, _ caller: ConsoleCaller) -> String {
+        BarChart(
+            text: chartText("delivery-latency", "chart_latency", caller),
+            bars: zip(LatencyStatistics.Bucket.allCases, latency.histogram).map {
+                ChartBar(label: $0.label, count: $1)
+            }
+        ).svg()
+    }
+
+    /// Deliveries by source, most first, each labelled with the source's name.
+    private func sourceChart(_ deliveries: [DeliveryActivity.Delivery], _ caller: ConsoleCaller) -> String {
+        var counts: [String: Int] = [:]
+        for delivery in deliveries { counts[delivery.source.rawValue, default: 0] += 1 }
+        let bars = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
+            ChartBar(label: label("source_", $0.key, caller), count: $0.value)
+        }
+        return HorizontalBarChart(text: chartText("deliveries-by-source", "chart_sources", caller), bars: bars).svg()
+    }
+
+    /// A chart's title, description and axis names from the strings `<key>_title`,
+    /// `<key>_desc`, `<key>_x`, `<key>_y`.
+    private func chartText(_ id: String, _ key: String, _ caller: ConsoleCaller) -> ChartText {
+        ChartText(
+            id: id, title: text("\(key)_title", caller), description: text("\(key)_desc", caller),
+            categoryAxis: text("\(key)_x", caller), valueAxis: text("\(key)_y", caller))
+    }
+}

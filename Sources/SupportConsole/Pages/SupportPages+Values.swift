@@ -1,0 +1,80 @@
+import Foundation
+import Ledger
+
+/// The template values of the ledger's records, formatted in Swift (templates never format).
+extension SupportPages {
+    /// A purchase: who got it, how, its flags, status and refunded share.
+    func values(of purchase: Purchase, _ caller: ConsoleCaller) -> [String: any Sendable] {
+        var values: [String: any Sendable] = [
+            "transactionId": purchase.transactionId,
+            "transactionHref": ConsoleLinks.transaction(purchase.transactionId),
+            "originalTransactionId": purchase.originalTransactionId,
+            "originalHref": ConsoleLinks.transaction(purchase.originalTransactionId),
+            "playerId": purchase.playerId, "playerHref": ConsoleLinks.player(purchase.playerId),
+            "productId": purchase.productId, "quantity": String(purchase.quantity),
+            "environment": purchase.environment.rawValue, "source": purchase.source.rawValue,
+            "sourceLabel": label("source_", purchase.source.rawValue, caller),
+            "flags": purchase.flags.sorted().map { ["flag": $0, "label": label("flag_", $0, caller)] },
+            "hasFlags": !purchase.flags.isEmpty, "status": purchase.status.rawValue,
+            "statusLabel": label("purchase_status_", purchase.status.rawValue, caller),
+            "refundedShare": ConsoleShare.percent(purchase.refundedShare), "isRefunded": purchase.refundedShare > 0,
+            "grants": Self.grants(purchase.grants), "purchaseDate": ConsoleFormat.date(purchase.purchaseDate),
+            "deliveredAt": ConsoleFormat.date(purchase.deliveredAt),
+        ]
+        if let orderId = purchase.orderId {
+            values["orderId"] = orderId
+            values["orderHref"] = ConsoleLinks.order(orderId)
+        }
+        if let refundedAt = purchase.refundedAt { values["refundedAt"] = ConsoleFormat.date(refundedAt) }
+        if let reason = purchase.refundReason { values["refundReason"] = reason }
+        return values
+    }
+
+    /// An order and its state.
+    func values(of order: Order, _ caller: ConsoleCaller) -> [String: any Sendable] {
+        var values: [String: any Sendable] = [
+            "orderId": order.orderId, "orderHref": ConsoleLinks.order(order.orderId), "playerId": order.playerId,
+            "playerHref": ConsoleLinks.player(order.playerId), "productId": order.productId,
+            "quantity": String(order.quantity), "appAccountToken": order.appAccountToken,
+            "status": order.status.rawValue, "statusLabel": label("order_status_", order.status.rawValue, caller),
+            "createdAt": ConsoleFormat.date(order.createdAt), "expiresAt": ConsoleFormat.date(order.expiresAt),
+        ]
+        if let transactionId = order.fulfilledBy {
+            values["fulfilledBy"] = transactionId
+            values["fulfilledHref"] = ConsoleLinks.transaction(transactionId)
+        }
+        return values
+    }
+
+    /// A history event: when, what, about which player, order and transaction, and its
+    /// details as `key = value` pairs in key order.
+    func values(of event: HistoryEvent, _ caller: ConsoleCaller) -> [String: any Sendable] {
+        var values: [String: any Sendable] = [
+            "type": event.type.rawValue, "typeLabel": label("event_", event.type.rawValue, caller),
+            "createdAt": ConsoleFormat.date(event.createdAt),
+            "detail": event.detail.sorted { $0.key < $1.key }.map { ["key": $0.key, "value": $0.value] },
+            "hasDetail": !event.detail.isEmpty,
+        ]
+        if let id = event.id { values["id"] = String(id) }
+        if let playerId = event.playerId {
+            values["playerId"] = playerId
+            values["playerHref"] = ConsoleLinks.player(playerId)
+        }
+        if let orderId = event.orderId {
+            values["orderId"] = orderId
+            values["orderHref"] = ConsoleLinks.order(orderId)
+        }
+        if let transactionId = event.transactionId {
+            values["transactionId"] = transactionId
+            values["transactionHref"] = ConsoleLinks.transaction(transactionId)
+        }
+        return values
+    }
+
+    /// Grants as rows of item and signed amount, by item.
+    static func grants(_ grants: Grants) -> [[String: any Sendable]] {
+        grants.sorted { $0.key < $1.key }.map {
+            ["item": $0.key, "amount": ConsoleFormat.amount($0.value), "negative": $0.value < 0]
+        }
+    }
+}

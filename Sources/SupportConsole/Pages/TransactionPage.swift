@@ -1,0 +1,51 @@
+import AppStoreModel
+import Foundation
+import Hummingbird
+import Ledger
+import PurchaseServer
+
+extension SupportPages {
+    /// `GET /console/transactions/{transactionId}`: what Apple signs for it now (Get
+    /// Transaction Info, verified and decoded, or why it cannot be shown), the ledger's
+    /// purchase (who got it, how, flags, status, refunded share) and its whole history.
+    /// Not delivered and known to Apple: the deliver form, for agents and admins.
+    func transactionPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
+        -> ConsolePage
+    {
+        let transactionId = try context.consoleParameter("transactionId")
+        let purchase = try await store.purchase(transactionId: transactionId)
+        let events = try await store.events(transactionId: transactionId)
+        let apple = try await appleSigned(transactionId)
+        guard purchase != nil || !events.isEmpty || apple.payload != nil else {
+            throw ConsoleError.notFound(transactionId)
+        }
+        try await caller.audit(action: "view_transaction", target: transactionId)
+        var values: [String: any Sendable] = [
+            "transactionId": transactionId, "deliverHref": ConsoleLinks.deliver(transactionId),
+            "history": events.reversed().map { self.values(of: $0, caller) }, "hasHistory": !events.isEmpty,
+            "appleState": apple.state, "appleKnown": apple.payload != nil,
+            "appleStateText": text("apple_state_\(apple.state)", caller),
+        ]
+        if let payload = apple.payload { values["appleSigned"] = AppleSignedValues.rows(payload) }
+        if let purchase {
+            values["purchase"] = self.values(of: purchase, caller)
+        } else if apple.payload != nil {
+            values["deliverable"] = true
+        }
+        var page = ConsolePage(template: "transaction", titleKey: "title_transaction", values: values)
+        page.titleDetail = transactionId
+        return page
+    }
+
+    /// What Apple signs for a transaction now, or why the page cannot show it: state
+    /// `signed`, `unknown` (Apple does not know it), `not_configured`, `apple_unavailable`,
+    /// `verification_failed`, `apple_disagrees`, `invalid`.
+    func appleSigned(_ transactionId: String) async throws -> (state: String, payload: JWSTransactionDecodedPayload?) {
+        do {
+            guard let payload = try await server.appleTransaction(transactionId) else { return ("unknown", nil) }
+            return ("signed", payload)
+        } catch let error as ServerError {
+            return (error.code == "invalid_request" ? "invalid" : error.code, nil)
+        }
+    }
+}

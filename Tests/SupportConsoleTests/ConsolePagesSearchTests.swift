@@ -1,0 +1,86 @@
+import Foundation
+import Ledger
+import Testing
+
+@testable import SupportConsole
+
+/// The search box finds each kind of id and lands on its page; the pages show what the
+/// ledger and Apple know, and every view is audited.
+@Suite(.serialized)
+struct ConsolePagesSearchTests {
+    @Test func searchByEachKindOfIdLandsOnItsPage() async throws {
+        try await ConsoleFixture.withPages { fixture in
+            let (order, paid) = try await fixture.deliveredPurchase(to: "alice")
+            let viewer = try await fixture.signedIn("vera", role: .viewer)
+            let expectations: [(String, String)] = [
+                (order.orderId, "/console/orders/\(order.orderId)"),
+                (paid.transactionId, "/console/transactions/\(paid.transactionId)"),
+                ("alice", "/console/players/alice"),
+                ("  alice\n", "/console/players/alice"),
+                (paid.appleOrderId, "/console/apple-orders/\(paid.appleOrderId)"),
+            ]
+            for (query, page) in expectations {
+                let answer = try await viewer.get("/console/search?q=" + Self.encode(query))
+                #expect(answer.status == 303, "\(query): \(answer)")
+                #expect(answer.location == page, "\(query)")
+                let shown = try await viewer.get(page)
+                #expect(shown.status == 200, "\(page): \(shown)")
+            }
+
+            let player = try await viewer.get("/console/players/alice")
+            #expect(player.body.contains(#"data-item="coins""#))
+            #expect(player.body.contains(#"data-transaction-id="\#(paid.transactionId)" data-source="notification""#))
+            #expect(player.body.contains(#"data-event-type="delivered""#))
+            #expect(player.body.contains(#"data-event-type="notification_received""#))
+            #expect(!player.body.contains(#"id="grant""#), "a viewer gets no grant form")
+
+            let transaction = try await viewer.get("/console/transactions/\(paid.transactionId)")
+            #expect(transaction.body.contains(#"data-state="signed""#), "\(transaction)")
+            #expect(transaction.body.contains(#"data-field="productId">coins100<"#))
+            #expect(transaction.body.contains(#"data-field="environment">Sandbox<"#))
+            #expect(transaction.body.contains(#"class="delivered-to" href="/console/players/alice""#))
+            #expect(transaction.body.contains(#"id="history""#))
+
+            let orderPage = try await viewer.get("/console/orders/\(order.orderId)")
+            #expect(orderPage.body.contains(#"id="order-player" href="/console/players/alice""#))
+            #expect(
+                orderPage.body.contains(#"id="order-transaction" href="/console/transactions/\#(paid.transactionId)""#))
+
+            let appleOrder = try await viewer.get("/console/apple-orders/\(paid.appleOrderId)")
+            #expect(appleOrder.body.contains(#"data-transaction-id="\#(paid.transactionId)" data-delivered="true""#))
+            #expect(!appleOrder.body.contains(#"class="deliver inline""#))
+
+            for action in ["search", "view_player", "view_transaction", "view_order", "view_apple_order"] {
+                #expect(try await !fixture.audit(action, actor: "vera").isEmpty, "\(action)")
+            }
+            let searches = try await fixture.audit("search", actor: "vera")
+            #expect(searches.contains { $0.target == "alice" })
+        }
+    }
+
+    @Test func nothingFoundTooLongAndHostileQueries() async throws {
+        try await ConsoleFixture.withPages { fixture in
+            let viewer = try await fixture.signedIn("vera", role: .viewer)
+            let hostile = try await viewer.get("/console/search?q=" + Self.encode("<script>alert(1)</script>"))
+            #expect(hostile.status == 404)
+            #expect(hostile.errorCode == "nothing_found")
+            #expect(!hostile.body.contains("<script>alert"))
+            #expect(hostile.body.contains("&lt;script&gt;"))
+            let long = try await viewer.get("/console/search?q=" + String(repeating: "a", count: 257))
+            #expect(long.status == 400)
+            #expect(long.errorCode == "query_too_long")
+            let unknown = try await viewer.get("/console/transactions/999999999")
+            #expect(unknown.status == 404)
+            #expect(unknown.errorCode == "not_found")
+            let unauthenticated = try await fixture.browser().get("/console/search?q=alice")
+            #expect(unauthenticated.status == 303)
+            #expect(unauthenticated.location?.hasPrefix("/console/sign-in?next=") == true)
+        }
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
