@@ -129,7 +129,7 @@ struct NotificationIntake: Sendable {
             guard refusal.kind == .pending else { return }
             try await store.appendEvent(
                 HistoryEvent(
-                    type: "awaiting_report", transactionId: transaction.transactionId,
+                    type: .awaitingReport, transactionId: transaction.transactionId,
                     detail: ["reason": refusal.reason, "productId": transaction.productId, "source": source.rawValue],
                     createdAt: Date()))
         }

@@ -46,13 +46,26 @@ extension SupportPages {
         return values
     }
 
+    /// The detail keys that hold Apple's or the device's epoch milliseconds.
+    private static let millisecondKeys: Set<String> = ["occurredAt", "signedDate"]
+
+    /// A detail value as support reads it: epoch milliseconds also as a UTC date.
+    static func detailValue(key: String, _ value: String) -> String {
+        guard millisecondKeys.contains(key), let milliseconds = Int64(value),
+            (0...32_503_680_000_000).contains(milliseconds)
+        else { return value }
+        return "\(ConsoleFormat.date(Date(timeIntervalSince1970: Double(milliseconds) / 1_000))) (\(value))"
+    }
+
     /// A history event: when, what, about which player, order and transaction, and its
     /// details as `key = value` pairs in key order.
     func values(of event: HistoryEvent, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [
             "type": event.type.rawValue, "typeLabel": label("event_", event.type.rawValue, caller),
             "createdAt": ConsoleFormat.date(event.createdAt),
-            "detail": event.detail.sorted { $0.key < $1.key }.map { ["key": $0.key, "value": $0.value] },
+            "detail": event.detail.sorted { $0.key < $1.key }.map {
+                ["key": $0.key, "value": Self.detailValue(key: $0.key, $0.value)]
+            },
             "hasDetail": !event.detail.isEmpty,
         ]
         if let id = event.id { values["id"] = String(id) }
