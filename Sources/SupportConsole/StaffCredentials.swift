@@ -20,7 +20,13 @@ public enum StaffCredentials {
 
     /// The bcrypt hash of `password`.
     public static func hash(_ password: String) -> String {
-        Bcrypt.hash(password, cost: bcryptCost)
+        hash(password, cost: bcryptCost)
+    }
+
+    /// The bcrypt hash of `password` at `cost` (tests make accounts cheaply; a hash carries
+    /// its cost, so ``verify(_:hash:)`` reads any).
+    static func hash(_ password: String, cost: UInt8) -> String {
+        Bcrypt.hash(password, cost: cost)
     }
 
     /// Whether `password` matches `hash`.

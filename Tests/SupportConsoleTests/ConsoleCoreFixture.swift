@@ -56,6 +56,11 @@ final class ConsoleFixture: Sendable {
         get async { await stack.baseURL.absoluteString }
     }
 
+    /// The bcrypt cost of the accounts tests make: the lowest bcrypt allows, so that the
+    /// suite's sign-ins do not hold the machine's cores (the server's own hashes use
+    /// ``StaffCredentials/bcryptCost``; a hash carries its cost).
+    static let testBcryptCost: UInt8 = 4
+
     /// Adds a staff account with a generated password (and a TOTP secret when `totp`).
     @discardableResult
     func addStaff(_ name: String, role: StaffRole, totp: Bool = false) async throws -> StaffLogin {
@@ -64,7 +69,8 @@ final class ConsoleFixture: Sendable {
         let now = Date()
         try await store.createStaff(
             StaffAccount(
-                name: name, role: role, passwordHash: StaffCredentials.hash(password), totpSecret: secret,
+                name: name, role: role, passwordHash: StaffCredentials.hash(password, cost: Self.testBcryptCost),
+                totpSecret: secret,
                 createdAt: now, passwordChangedAt: now))
         return StaffLogin(name: name, password: password, totpSecret: secret)
     }
