@@ -1,0 +1,739 @@
+"""The support console in a real browser: headless Chromium driven by Playwright.
+
+Run through Scripts/console/run.py, which installs Playwright into a virtual environment of
+its own; this file runs inside it:
+
+  console_test.py --binary .build/debug/storekeeper [--artifacts DIR] [--update-docs] [TEST ...]
+
+Starts `storekeeper serve --dev` (console_stack.py), then runs each scenario in a fresh
+browser context and prints one PASS or FAIL line per scenario; exits 1 when any failed.
+Screenshots of every page go to --artifacts (and, with --update-docs, to docs/console/).
+"""
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from console_stack import Stack, StaffMember, totp_code, wrong_totp_code
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+LOCALES = ROOT / "Sources" / "SupportConsole" / "Resources" / "locales"
+CHROMIUM = "/usr/bin/chromium"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+# The tallest screenshot kept: a long page is cut there (the docs show its top).
+TALLEST_SHOT = 1600
+
+
+class Failure(AssertionError):
+    pass
+
+
+def check(condition, message: str) -> None:
+    if not condition:
+        raise Failure(message)
+
+
+class Suite:
+    def __init__(self, stack: Stack, browser, artifacts: Path, docs: Path):
+        self.stack = stack
+        self.browser = browser
+        self.artifacts = artifacts
+        self.docs = docs
+        self.contexts = []
+        self.shots = []
+        self.timings = {}
+        self.fixtures = {}
+
+    # --- browser -------------------------------------------------------------------------
+
+    def page(self, viewport=DESKTOP, **options):
+        """A page in a fresh context (no cookies), closed after the scenario."""
+        context = self.browser.new_context(viewport=viewport, **{"locale": "en-US", **options})
+        context.set_default_timeout(15_000)
+        context.set_default_navigation_timeout(20_000)
+        self.contexts.append(context)
+        return context.new_page()
+
+    def close_contexts(self, failed_name: str = None) -> None:
+        for index, context in enumerate(self.contexts):
+            if failed_name:
+                for number, page in enumerate(context.pages):
+                    try:
+                        page.screenshot(path=str(self.artifacts / f"FAILED-{failed_name}-{index}-{number}.png"))
+                    except Exception:
+                        pass
+            context.close()
+        self.contexts = []
+
+    def url(self, path: str) -> str:
+        return self.stack.base + path
+
+    def shot(self, page, name: str) -> None:
+        """Saves the page as NAME.png: the full page up to TALLEST_SHOT pixels high."""
+        path = self.artifacts / f"{name}.png"
+        height = page.evaluate("Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
+        width = page.viewport_size["width"]
+        page.screenshot(path=str(path), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": min(height, TALLEST_SHOT)})
+        if self.docs:
+            self.docs.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, self.docs / f"{name}.png")
+        self.shots.append(name)
+
+    @staticmethod
+    def submit(page, form):
+        """Submits `form` (a selector or locator) with its submit button; the final answer."""
+        locator = page.locator(form) if isinstance(form, str) else form
+        with page.expect_navigation() as navigation:
+            locator.locator("[type=submit]").first.click()
+        return navigation.value
+
+    @staticmethod
+    def post_form(page, action: str, fields: dict):
+        """Posts a form the page builds (what a forged or replayed request looks like)."""
+        with page.expect_navigation() as navigation:
+            page.evaluate("""([action, fields]) => {
+                const form = document.createElement('form');
+                form.method = 'post';
+                form.action = action;
+                for (const [name, value] of Object.entries(fields)) {
+                    const input = document.createElement('input');
+                    input.type = 'hidden'; input.name = name; input.value = value;
+                    form.appendChild(input);
+                }
+                document.body.appendChild(form);
+                form.submit();
+            }""", [action, fields])
+        return navigation.value
+
+    @staticmethod
+    def fill(form, name: str, value: str) -> None:
+        field = form.locator(f"[name={name}]").first
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+    def sign_in(self, page, member, password: str = None, code: str = None):
+        """Fills the sign-in form (opening it first when the page is elsewhere); the answer."""
+        if "/console/sign-in" not in page.url:
+            page.goto(self.url("/console/sign-in"))
+        form = page.locator("form#sign-in")
+        form.locator("[name=name]").fill(member.name)
+        form.locator("[name=password]").fill(password if password is not None else member.password)
+        if code is not None:
+            form.locator("[name=code]").fill(code)
+        return self.submit(page, form)
+
+    def signed_in(self, member, viewport=DESKTOP, **options):
+        """A page signed in as `member` (a fresh context)."""
+        page = self.page(viewport, **options)
+        page.goto(self.url("/console/sign-in"))
+        code = totp_code(member.totp_secret) if member.totp_secret else None
+        self.sign_in(page, member, code=code)
+        expect_signed_in(page, member)
+        return page
+
+    def search(self, page, query: str):
+        form = page.locator("form#search")
+        form.locator("[name=q]").fill(query)
+        return self.submit(page, form)
+
+
+def error_code(page):
+    element = page.locator("#error")
+    return element.first.get_attribute("data-code") if element.count() else None
+
+
+def notice_code(page):
+    element = page.locator("#notice")
+    return element.first.get_attribute("data-code") if element.count() else None
+
+
+def expect_error(page, code: str, status=None, answer=None) -> None:
+    found = error_code(page)
+    check(found == code, f"expected #error[data-code={code}] on {page.url}, found {found!r}"
+          + (f" (notice {notice_code(page)!r})" if found is None else ""))
+    if status is not None and answer is not None:
+        check(answer.status == status, f"expected HTTP {status} with {code}, got {answer.status}")
+
+
+def expect_notice(page, code: str) -> None:
+    found = notice_code(page)
+    check(found == code,
+          f"expected #notice[data-code={code}] on {page.url}, found {found!r} (error {error_code(page)!r})")
+
+
+def expect_signed_in(page, member) -> None:
+    check(page.locator("#staff-name").count() == 1,
+          f"not signed in as {member.name} at {page.url} (error {error_code(page)!r})")
+    name = page.locator("#staff-name").inner_text().strip()
+    check(name == member.name, f"#staff-name says {name!r}, not {member.name!r}")
+
+
+def path_of(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url).split("#")[0]
+
+
+def wallet_row(page, item: str):
+    return page.locator(f"#wallet tr[data-item='{item}']")
+
+
+def locale_strings(language: str) -> dict:
+    strings = {}
+    for path in sorted((LOCALES / language).glob("*.json")):
+        strings.update(json.loads(path.read_text()))
+    return strings
+
+
+# --- scenarios ---------------------------------------------------------------------------
+
+def test_sign_in_and_out(s: Suite) -> None:
+    admin = s.stack.staff["dev-admin"]
+    page = s.page()
+    page.goto(s.url("/console/owed"))
+    check("/console/sign-in" in page.url and "next=" in page.url,
+          f"an unauthenticated visit to /console/owed should go to the sign-in page with next=, went to {page.url}")
+    check(page.locator("html").get_attribute("lang") == "en", "the sign-in page is not lang=en")
+    s.shot(page, "sign-in")
+    answer = s.sign_in(page, admin)
+    expect_signed_in(page, admin)
+    check(path_of(page.url) == "/console/owed", f"signed in at {page.url}, not back at /console/owed")
+    session = [c for c in page.context.cookies() if c["name"] == "sk_session"]
+    check(len(session) == 1, f"no sk_session cookie after sign-in: {[c['name'] for c in page.context.cookies()]}")
+    check(session[0]["httpOnly"] and session[0]["sameSite"] == "Strict" and session[0]["path"] == "/console",
+          f"the session cookie is not HttpOnly, SameSite=Strict, Path=/console: {session[0]}")
+    check(not session[0]["secure"], "serve --dev set a Secure cookie on plain HTTP")
+    policy = answer.all_headers().get("content-security-policy", "")
+    check("default-src 'self'" in policy and "frame-ancestors 'none'" in policy,
+          f"the page's Content-Security-Policy is {policy!r}")
+    role = page.locator("#staff-role").inner_text().strip()
+    check(role, "#staff-role is empty")
+    page.goto(s.url("/console/"))
+    check(page.locator("form#search [name=q]").count() >= 1, "no search box on the home page")
+    s.shot(page, "home")
+    s.submit(page, "form#sign-out")
+    check("/console/sign-in" in page.url, f"sign-out went to {page.url}")
+    expect_notice(page, "signed_out")
+    page.goto(s.url("/console/owed"))
+    check("/console/sign-in" in page.url, f"after sign-out /console/owed opened at {page.url}")
+    # The session ended in the ledger, not only in this browser: its cookie, replayed, opens nothing.
+    replay = s.page()
+    replay.context.add_cookies(session)
+    replay.goto(s.url("/console/owed"))
+    check("/console/sign-in" in replay.url, f"the signed-out session's cookie still opened {replay.url}")
+    # A POST without a session is refused, whatever it carries.
+    answer = page.request.post(s.url("/console/owed/reconcile"), form={"csrf": "x"}, max_redirects=0)
+    check(answer.status == 403, f"an unauthenticated POST answered {answer.status}, not 403")
+
+
+def test_wrong_password(s: Suite) -> None:
+    page = s.page()
+    answer = s.sign_in(page, s.stack.staff["dev-admin"], password="not-the-password-at-all")
+    expect_error(page, "invalid_credentials")
+    check("/console/sign-in" in page.url, f"a wrong password left the sign-in page for {page.url}")
+    check(page.locator("#staff-name").count() == 0, "a wrong password signed in")
+    check(answer.status in (200, 401, 403), f"a wrong password answered HTTP {answer.status}")
+
+
+def test_lockout(s: Suite) -> None:
+    member = s.stack.add_staff("lockout-viewer", "viewer")
+    page = s.page()
+    for attempt in range(1, 6):
+        s.sign_in(page, member, password=f"wrong-password-{attempt}")
+        code = error_code(page)
+        check(code in (("invalid_credentials",) if attempt < 5 else ("invalid_credentials", "account_locked")),
+              f"failed sign-in {attempt} showed {code!r}")
+    s.sign_in(page, member)
+    expect_error(page, "account_locked")
+    check(page.locator("#staff-name").count() == 0, "a locked account signed in with the right password")
+    listing = s.stack.staff_list()
+    line = next((line for line in listing.splitlines() if "lockout-viewer" in line), "")
+    check("until" in line, f"`staff list` does not show lockout-viewer locked:\n{listing}")
+
+
+def test_disabled_account(s: Suite) -> None:
+    member = s.stack.add_staff("leaver", "agent")
+    page = s.signed_in(member)
+    s.stack.disable_staff("leaver")
+    page.goto(s.url("/console/owed"))
+    check("/console/sign-in" in page.url, f"a disabled account's session still opened {page.url}")
+    s.sign_in(page, member)
+    expect_error(page, "invalid_credentials")
+    check(page.locator("#staff-name").count() == 0, "a disabled account signed in")
+
+
+def test_totp(s: Suite) -> None:
+    member = s.stack.add_staff("totp-agent", "agent", totp=True)
+    page = s.page()
+    s.sign_in(page, member)
+    expect_error(page, "code_required")
+    s.sign_in(page, member, code=wrong_totp_code(member.totp_secret))
+    expect_error(page, "invalid_code")
+    check(page.locator("#staff-name").count() == 0, "a wrong code signed in")
+    s.sign_in(page, member, code=totp_code(member.totp_secret))
+    expect_signed_in(page, member)
+
+
+def test_viewer_cannot_grant(s: Suite) -> None:
+    viewer = s.stack.staff["viewer"]
+    alice = s.fixtures["alice"]
+    before = s.stack.wallet("alice")
+    page = s.signed_in(viewer)
+    page.goto(s.url(f"/console/players/{alice.player_id}"))
+    check(page.locator("#wallet").count() == 1, "no #wallet on the player page")
+    check(page.locator("form#grant").count() == 0, "a viewer sees form#grant")
+    csrf = page.locator("input[name=csrf]").first.input_value()
+    answer = s.post_form(page, f"/console/players/{alice.player_id}/grants",
+                         {"item": "coins", "amount": "5", "reason": "forged by a viewer", "csrf": csrf,
+                          "confirmed": "true"})
+    expect_error(page, "forbidden", 403, answer)
+    check(s.stack.wallet("alice") == before, "a viewer's forged grant changed the wallet")
+    page.goto(s.url("/console/audit"))
+    expect_error(page, "forbidden")
+
+
+def test_csrf_refusal(s: Suite) -> None:
+    agent = s.stack.staff["agent"]
+    alice = s.fixtures["alice"]
+    before = s.stack.wallet("alice")
+    page = s.signed_in(agent)
+    player = s.url(f"/console/players/{alice.player_id}")
+    for how, script in [("altered", "f => f.querySelector('input[name=csrf]').value = 'forged-token'"),
+                        ("removed", "f => f.querySelector('input[name=csrf]').remove()")]:
+        page.goto(player)
+        form = page.locator("form#grant")
+        s.fill(form, "item", "coins")
+        s.fill(form, "amount", "7")
+        s.fill(form, "reason", f"csrf test ({how})")
+        form.evaluate(script)
+        answer = s.submit(page, form)
+        check(answer.status == 403, f"the grant form with its csrf {how} answered {answer.status}")
+        expect_error(page, "csrf_failed")
+    # The step that changes the wallet: the confirmation, its token altered.
+    page.goto(player)
+    form = page.locator("form#grant")
+    s.fill(form, "item", "coins")
+    s.fill(form, "amount", "7")
+    s.fill(form, "reason", "csrf test (confirmation)")
+    s.submit(page, form)
+    confirm = page.locator("form#grant-confirm")
+    check(confirm.count() == 1, f"no form#grant-confirm after the grant form (error {error_code(page)!r})")
+    confirm.evaluate("f => f.querySelector('input[name=csrf]').value = 'forged-token'")
+    answer = s.submit(page, confirm)
+    check(answer.status == 403, f"the confirmation with an altered csrf answered {answer.status}")
+    expect_error(page, "csrf_failed")
+    after = s.stack.wallet("alice")
+    check(after == before, f"a refused grant changed the wallet: {before} → {after}")
+
+
+def test_search_by_each_id(s: Suite) -> None:
+    alice = s.fixtures["alice"]
+    page = s.signed_in(s.stack.staff["viewer"])
+    cases = [
+        ("player id", alice.player_id, f"/console/players/{alice.player_id}", "player"),
+        ("our order id", alice.order_id, f"/console/orders/{alice.order_id}", "order"),
+        ("transaction id", alice.transaction_id, f"/console/transactions/{alice.transaction_id}", "transaction"),
+        ("original transaction id", alice.original_transaction_id,
+         f"/console/transactions/{alice.original_transaction_id}", None),
+        ("Apple customer order id", alice.apple_order_id, f"/console/apple-orders/{alice.apple_order_id}", None),
+    ]
+    for kind, query, expected, shot in cases:
+        page.goto(s.url("/console/"))
+        s.search(page, query)
+        landed = path_of(page.url)
+        if landed.startswith("/console/search"):
+            link = page.locator(f"main a[href='{expected}'], a[href='{expected}']").first
+            check(link.count() == 1, f"search by {kind} {query!r}: results at {landed} have no link to {expected}")
+            with page.expect_navigation():
+                link.click()
+            landed = path_of(page.url)
+        check(landed.split("?")[0] == expected, f"search by {kind} {query!r} landed on {landed}, not {expected}")
+        check(error_code(page) is None, f"search by {kind}: #error {error_code(page)!r} on {landed}")
+        if kind == "player id":
+            check(wallet_row(page, "coins").count() == 1, "alice's page has no coins row in #wallet")
+            check(page.locator(f"#purchases tr[data-transaction-id='{alice.transaction_id}']").count() == 1,
+                  "alice's page does not list her purchase")
+            check(page.locator("#timeline li[data-event-type]").count() > 0, "alice's timeline is empty")
+        if kind == "transaction id":
+            check(page.locator("#apple-signed dt").count() > 0, "the transaction page has no #apple-signed fields")
+            check(alice.product_id in page.locator("#apple-signed").inner_text(), "#apple-signed lacks the product id")
+        if kind == "Apple customer order id":
+            row = page.locator(f"tr[data-transaction-id='{alice.transaction_id}']")
+            check(row.count() == 1, "the Apple order page does not list alice's transaction")
+            check(row.get_attribute("data-delivered") == "true", "alice's delivered transaction shows undelivered")
+        if shot:
+            s.shot(page, shot)
+    page.goto(s.url("/console/"))
+    s.search(page, "no-such-player-or-order")
+    expect_error(page, "nothing_found")
+    # An id that is two things (a game whose player ids are numbers, one of them alice's
+    # transaction id): the results list both.
+    s.stack.client_event(alice.transaction_id, "app_launched")
+    page.goto(s.url("/console/"))
+    s.search(page, alice.transaction_id)
+    check(path_of(page.url).startswith("/console/search"), f"an ambiguous id landed on {page.url}")
+    for expected in [f"/console/transactions/{alice.transaction_id}", f"/console/players/{alice.transaction_id}"]:
+        check(page.locator(f"a[href='{expected}']").count() >= 1, f"the results do not link to {expected}")
+    s.shot(page, "search-results")
+
+
+def test_lost_purchase_owed_queue(s: Suite) -> None:
+    lost = s.stack.buy_lost("coins100", "bob-phone")
+    check(not s.stack.server_knows_transaction(lost.transaction_id),
+          "the server knows the lost purchase before the reconciler ran")
+    before = s.stack.wallet("bob").get("coins", 0)
+    page = s.signed_in(s.stack.staff["agent"])
+    start = time.monotonic()
+    page.goto(s.url("/console/owed"))
+    row = page.locator(f"table#owed tr[data-transaction-id='{lost.transaction_id}']")
+    check(row.count() == 0, "the lost purchase is in table#owed before the reconciler ran")
+    s.submit(page, "form#reconcile")
+    expect_notice(page, "reconciled")
+    check(path_of(page.url).startswith("/console/owed"), f"reconcile now went to {page.url}")
+    check(row.count() == 1, f"the lost purchase {lost.transaction_id} is not in table#owed after reconciling")
+    s.shot(page, "owed")
+    form = row.locator("form.deliver")
+    s.fill(form, "playerId", "bob")
+    s.submit(page, form)
+    expect_notice(page, "delivered")
+    elapsed = time.monotonic() - start
+    s.timings["lost purchase, owed queue (open owed page → delivered)"] = elapsed
+    print(f"  timing: owed queue → delivered in {elapsed:.2f} s", flush=True)
+    after = s.stack.wallet("bob").get("coins", 0)
+    check(after == before + 100, f"bob's coins went {before} → {after}, not +100")
+    page.goto(s.url("/console/players/bob"))
+    check(wallet_row(page, "coins").count() == 1 and "100" in wallet_row(page, "coins").inner_text(),
+          "bob's #wallet does not show his 100 coins")
+    purchase = page.locator(f"#purchases tr[data-transaction-id='{lost.transaction_id}']")
+    check(purchase.count() == 1, "bob's page does not list the delivered purchase")
+    check(purchase.get_attribute("data-source") == "admin_lookup",
+          f"the purchase's source is {purchase.get_attribute('data-source')!r}, not admin_lookup")
+    page.goto(s.url("/console/owed"))
+    check(page.locator(f"table#owed tr[data-transaction-id='{lost.transaction_id}']").count() == 0,
+          "the delivered purchase is still in table#owed")
+    # Exactly once: delivering it again (to someone else) is refused and changes nothing.
+    others = s.stack.wallet("mallory")
+    csrf = page.locator("input[name=csrf]").first.input_value()
+    answer = s.post_form(page, f"/console/owed/{lost.transaction_id}/deliver", {"playerId": "mallory", "csrf": csrf})
+    expect_error(page, "already_delivered", 409, answer)
+    check(s.stack.wallet("bob").get("coins", 0) == after and s.stack.wallet("mallory") == others,
+          "delivering a delivered purchase again changed a wallet")
+
+
+def test_lost_purchase_apple_order(s: Suite) -> None:
+    """The seed write-ups' flow: the player quotes the order id of Apple's e-mail receipt."""
+    lost = s.stack.buy_lost("coins100", "carol-phone")
+    page = s.signed_in(s.stack.staff["agent"])
+    start = time.monotonic()
+    s.search(page, lost.apple_order_id)
+    check(path_of(page.url).startswith(f"/console/apple-orders/{lost.apple_order_id}"),
+          f"the receipt's order id landed on {page.url}")
+    row = page.locator(f"tr[data-transaction-id='{lost.transaction_id}']")
+    check(row.count() == 1, "the Apple order page does not list the charge")
+    check(row.get_attribute("data-delivered") == "false", "the lost charge shows as delivered")
+    s.shot(page, "apple-order")
+    form = row.locator("form.deliver")
+    s.fill(form, "playerId", "carol")
+    s.submit(page, form)
+    expect_notice(page, "delivered")
+    elapsed = time.monotonic() - start
+    s.timings["lost purchase, Apple order id (search → delivered)"] = elapsed
+    print(f"  timing: receipt order id → delivered in {elapsed:.2f} s", flush=True)
+    check(s.stack.wallet("carol").get("coins", 0) == 100, "carol did not get her 100 coins")
+    page.goto(s.url(f"/console/apple-orders/{lost.apple_order_id}"))
+    row = page.locator(f"tr[data-transaction-id='{lost.transaction_id}']")
+    check(row.get_attribute("data-delivered") == "true", "the Apple order page still shows the charge undelivered")
+    check(row.locator("form.deliver").count() == 0, "a delivered charge still offers form.deliver")
+
+
+def test_timeline_paging(s: Suite) -> None:
+    s.stack.client_event("paula", "store_sheet_shown", count=70)
+    page = s.signed_in(s.stack.staff["viewer"])
+    page.goto(s.url("/console/players/paula"))
+    events = page.locator("#timeline li[data-event-type]")
+    first = events.evaluate_all("items => items.map(item => item.dataset.eventId)")
+    check(len(first) >= 20, f"paula's first timeline page shows {len(first)} of 70 events")
+    check(first == sorted(first, key=int, reverse=True), "the timeline is not newest first")
+    older = page.locator("#timeline a[rel=next]")
+    check(older.count() == 1, "no a[rel=next] on a timeline of 70 events")
+    with page.expect_navigation():
+        older.click()
+    second = events.evaluate_all("items => items.map(item => item.dataset.eventId)")
+    check(second and not set(first) & set(second), "the older page repeats events of the first")
+    check(int(second[0]) < int(first[-1]), "the older page does not continue where the first ended")
+
+
+def test_refund_signals(s: Suite) -> None:
+    page = s.signed_in(s.stack.staff["viewer"])
+    page.goto(s.url("/console/owed"))
+    signal = page.locator("#refund-signals tr[data-player-id=mallory]")
+    check(signal.count() == 1, "#refund-signals does not list mallory (two refunds, a negative balance)")
+    check("negative" in (signal.get_attribute("class") or ""), "mallory's refund signal is not marked negative")
+    with page.expect_navigation():
+        signal.locator("a").first.click()
+    check(path_of(page.url).startswith("/console/players/mallory"), f"the signal's link went to {page.url}")
+    row = wallet_row(page, "coins")
+    check("negative" in (row.get_attribute("class") or ""), "mallory's negative coins row has no class negative")
+    text = row.inner_text()
+    check("−150" in text or "-150" in text, f"mallory's coins row does not show −150: {text!r}")
+    check(row.locator(".negative-label").count() == 1 and row.locator(".negative-label").inner_text().strip(),
+          "the negative balance has no label (colour alone)")
+    check(page.locator("#refunds li[data-event-type]").count() >= 2, "mallory's #refunds lists fewer than 2 refunds")
+
+
+def test_manual_grant(s: Suite) -> None:
+    agent = s.stack.staff["agent"]
+    alice = s.fixtures["alice"]
+    before = s.stack.wallet("alice").get("coins", 0)
+    page = s.signed_in(agent)
+    page.goto(s.url(f"/console/players/{alice.player_id}"))
+    form = page.locator("form#grant")
+    check(form.count() == 1, "an agent sees no form#grant")
+    s.fill(form, "item", "coins")
+    s.fill(form, "amount", "50")
+    s.fill(form, "reason", "ticket 4711: the 100-coin pack arrived late")
+    s.submit(page, form)
+    confirm = page.locator("form#grant-confirm")
+    check(confirm.count() == 1, f"no confirmation (error {error_code(page)!r})")
+    s.shot(page, "grant-confirmation")
+    s.submit(page, confirm)
+    expect_notice(page, "granted")
+    check(path_of(page.url).startswith(f"/console/players/{alice.player_id}"), f"after the grant: {page.url}")
+    newest = page.locator("#timeline li[data-event-type]").first
+    check(newest.get_attribute("data-event-type") == "manual_grant",
+          f"the newest timeline event is {newest.get_attribute('data-event-type')!r}, not manual_grant")
+    after = s.stack.wallet("alice").get("coins", 0)
+    check(after == before + 50, f"alice's coins went {before} → {after}, not +50")
+    check("50" in wallet_row(page, "coins").inner_text() or str(after) in wallet_row(page, "coins").inner_text(),
+          "the wallet on the page does not show the new balance")
+    admin = s.signed_in(s.stack.staff["dev-admin"])
+    admin.goto(s.url("/console/audit"))
+    rows = admin.locator("table#audit tr[data-action=manual_grant]")
+    check(rows.count() >= 1, "table#audit has no manual_grant row")
+    check(agent.name in rows.first.inner_text(), f"the manual_grant audit row does not name {agent.name}")
+    check(admin.locator("table#audit tr[data-action=sign_in]").count() >= 1, "table#audit has no sign_in row")
+    s.shot(admin, "audit")
+
+
+def test_grant_refusals(s: Suite) -> None:
+    alice = s.fixtures["alice"]
+    before = s.stack.wallet("alice")
+    page = s.signed_in(s.stack.staff["agent"])
+    for amount, reason, code in [("5000", "over the agent's limit", "over_limit"), ("10", "", "reason_required"),
+                                 ("zero", "not a number", "invalid_amount")]:
+        page.goto(s.url(f"/console/players/{alice.player_id}"))
+        form = page.locator("form#grant")
+        s.fill(form, "item", "coins")
+        s.fill(form, "amount", amount)
+        form.evaluate("f => { f.noValidate = true; }")
+        s.fill(form, "reason", reason)
+        s.submit(page, form)
+        if page.locator("form#grant-confirm").count():
+            s.submit(page, "form#grant-confirm")
+        expect_error(page, code)
+    check(s.stack.wallet("alice") == before, "a refused grant changed the wallet")
+
+
+def test_admin_pages(s: Suite) -> None:
+    page = s.signed_in(s.stack.staff["dev-admin"])
+    page.goto(s.url("/console/overview"))
+    for chart in ["deliveries-per-day", "refunds-per-day", "delivery-latency", "deliveries-by-source"]:
+        check(page.locator(f"svg#{chart}").count() == 1, f"the overview has no svg#{chart}")
+        check(page.locator(f"svg#{chart} title").count() >= 1, f"svg#{chart} has no <title>")
+    for figure in ["latency-median", "latency-p99", "outbox-backlog", "webhook-failures"]:
+        check(page.locator(f"#{figure}").count() == 1, f"the overview has no #{figure}")
+    s.shot(page, "overview")
+    page.goto(s.url("/console/staff"))
+    text = page.locator("main").inner_text() if page.locator("main").count() else page.inner_text("body")
+    for name in ["dev-admin", "agent", "viewer", "totp-agent"]:
+        check(name in text, f"the staff page does not list {name}")
+    s.shot(page, "staff")
+
+
+def test_chinese(s: Suite) -> None:
+    english, chinese = locale_strings("en"), locale_strings("zh-Hans")
+    check(english and set(english) == set(chinese), "the en and zh-Hans locale files do not have the same keys")
+    alice = s.fixtures["alice"]
+    page = s.signed_in(s.stack.staff["agent"])
+    page.goto(s.url(f"/console/players/{alice.player_id}"))
+    text = page.inner_text("body")
+    # Strings of this page: the English texts found on it, whose Chinese must show after the switch.
+    shown = [key for key, value in english.items()
+             if len(value) >= 4 and "{" not in value and value in text
+             and re.search(r"[\u4e00-\u9fff]", chinese[key]) and chinese[key] != value]
+    check(len(shown) >= 3, f"fewer than 3 locale strings found on the English player page: {shown}")
+    with page.expect_navigation():
+        page.locator("a#lang-zh").click()
+    check(page.locator("html").get_attribute("lang") == "zh-Hans", "a#lang-zh did not give html[lang=zh-Hans]")
+    check(path_of(page.url).startswith(f"/console/players/{alice.player_id}"), f"a#lang-zh went to {page.url}")
+    text = page.inner_text("body")
+    missing = [chinese[key] for key in shown[:8] if chinese[key] not in text]
+    check(not missing, f"Chinese strings missing from the page: {missing}")
+    s.shot(page, "player-zh")
+    page.goto(s.url("/console/owed"))
+    check(page.locator("html").get_attribute("lang") == "zh-Hans", "the language did not stay Chinese")
+    with page.expect_navigation():
+        page.locator("a#lang-en").click()
+    check(page.locator("html").get_attribute("lang") == "en", "a#lang-en did not switch back")
+
+
+def test_accept_language(s: Suite) -> None:
+    page = s.page(locale="zh-CN", extra_http_headers={"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"})
+    page.goto(s.url("/console/sign-in"))
+    check(page.locator("html").get_attribute("lang") == "zh-Hans",
+          f"Accept-Language zh-CN gave lang={page.locator('html').get_attribute('lang')!r}")
+    check(re.search(r"[\u4e00-\u9fff]", page.inner_text("body")), "no Chinese text on the sign-in page")
+    english = s.page(extra_http_headers={"Accept-Language": "en-GB,en;q=0.9"})
+    english.goto(s.url("/console/sign-in"))
+    check(english.locator("html").get_attribute("lang") == "en", "Accept-Language en-GB did not give English")
+
+
+def test_phone(s: Suite) -> None:
+    alice = s.fixtures["alice"]
+    page = s.signed_in(s.stack.staff["agent"], viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(s.url(f"/console/players/{alice.player_id}"))
+    overflow = page.evaluate("""() => ({
+        viewport: window.innerWidth,
+        document: document.documentElement.scrollWidth,
+        body: document.body.scrollWidth})""")
+    check(overflow["document"] <= overflow["viewport"] and overflow["body"] <= overflow["viewport"],
+          f"the player page overflows a 375-pixel screen: {overflow}")
+    check(page.locator("form#search [name=q]").is_visible(), "the search box is not visible on a phone")
+    s.shot(page, "phone")
+
+
+def test_rate_limit(s: Suite) -> None:
+    """Last: from here on every sign-in from this address is refused for the window."""
+    page = s.page()
+    for attempt in range(1, 26):
+        answer = s.sign_in(page, StaffMember(f"guess-{attempt}", "viewer", "a-guessed-password"))
+        if error_code(page) == "rate_limited":
+            break
+        expect_error(page, "invalid_credentials")
+    expect_error(page, "rate_limited", 429, answer)
+    s.sign_in(page, s.stack.staff["agent"])
+    expect_error(page, "rate_limited")
+    check(page.locator("#staff-name").count() == 0, "a rate-limited address signed in")
+
+
+SCENARIOS = [
+    test_sign_in_and_out, test_wrong_password, test_lockout, test_totp, test_viewer_cannot_grant,
+    test_csrf_refusal, test_search_by_each_id, test_lost_purchase_owed_queue, test_lost_purchase_apple_order,
+    test_timeline_paging, test_refund_signals, test_manual_grant, test_grant_refusals, test_admin_pages, test_chinese,
+    test_accept_language, test_phone, test_disabled_account,
+    test_rate_limit,  # last: it leaves this address unable to sign in
+]
+
+
+def prepare(stack: Stack, suite: Suite) -> None:
+    """Staff accounts and purchases the scenarios share."""
+    stack.add_staff("agent", "agent")
+    stack.add_staff("viewer", "viewer")
+    suite.fixtures["alice"] = stack.buy("alice", "coins100", "alice-phone")
+    stack.buy("alice", "coins100", "alice-phone")
+    # A refund abuser: two packs bought, most of the coins spent, both refunded: a negative
+    # balance and two refunds (the owed page's refund signals).
+    first = stack.buy("mallory", "coins100", "mallory-phone")
+    second = stack.buy("mallory", "coins100", "mallory-phone")
+    stack.admin_grant("mallory", {"coins": -150}, "spent in the game shop", "game-server")
+    stack.refund(first.transaction_id)
+    stack.refund(second.transaction_id)
+    stack.wait_for_wallet("mallory", "coins", -150)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "storekeeper"))
+    parser.add_argument("--artifacts", default=str(ROOT / ".build" / "console-artifacts"))
+    parser.add_argument("--update-docs", action="store_true", help="also save the screenshots to docs/console/")
+    parser.add_argument("--keep", action="store_true", help="keep the server's work directory")
+    parser.add_argument("tests", nargs="*", help="scenario names (without test_) to run; all by default")
+    arguments = parser.parse_args()
+    scenarios = [t for t in SCENARIOS if not arguments.tests or t.__name__.removeprefix("test_") in arguments.tests]
+    if not scenarios:
+        print(f"console: no scenario named {arguments.tests}", flush=True)
+        return 2
+    artifacts = Path(arguments.artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+    for old in artifacts.glob("*.png"):
+        old.unlink()
+    workdir = Path(tempfile.mkdtemp(prefix="storekeeper-console-"))
+    stack = Stack(str(Path(arguments.binary).resolve()), workdir)
+    started = time.monotonic()
+    results = []
+    setup_failed = False
+    try:
+        try:
+            stack.start()
+        except (SystemExit, Exception) as error:
+            print(f"FAIL setup: {error}", flush=True)
+            results.append(("setup", False))
+            if stack.child:
+                print(stack.child.tail(), flush=True)
+            raise SystemExit(1)
+        print(f"console: serve --dev at {stack.base}/console/ (work directory {workdir})", flush=True)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"], headless=True)
+            suite = Suite(stack, browser, artifacts, ROOT / "docs" / "console" if arguments.update_docs else None)
+            try:
+                prepare(stack, suite)
+            except Exception as error:
+                print(f"FAIL setup: the fixtures could not be made: {error}\n{stack.child.tail()}", flush=True)
+                results.append(("setup", False))
+                raise SystemExit(1)
+            for scenario in scenarios:
+                name = scenario.__name__.removeprefix("test_")
+                begun = time.monotonic()
+                try:
+                    scenario(suite)
+                except Exception as error:  # a Failure, or Playwright's own (a timeout)
+                    suite.close_contexts(failed_name=name)
+                    detail = str(error).strip().splitlines()
+                    print(f"FAIL {name} ({time.monotonic() - begun:.1f} s): {detail[0] if detail else repr(error)}",
+                          flush=True)
+                    if not isinstance(error, Failure):
+                        traceback.print_exc(limit=3)
+                    results.append((name, False))
+                else:
+                    suite.close_contexts()
+                    print(f"PASS {name} ({time.monotonic() - begun:.1f} s)", flush=True)
+                    results.append((name, True))
+            browser.close()
+        crash = stack.child.crash_report()
+        if crash:
+            print(f"FAIL server: {crash}\n{stack.child.tail()}", flush=True)
+            results.append(("server", False))
+        for label, seconds in suite.timings.items():
+            print(f"console: timing: {label}: {seconds:.2f} s", flush=True)
+        print(f"console: screenshots in {artifacts}: {', '.join(suite.shots)}", flush=True)
+    except SystemExit:
+        setup_failed = True
+    finally:
+        stack.stop()
+        failed = [name for name, ok in results if not ok]
+        if failed or arguments.keep:
+            print(f"console: server log and ledger kept in {workdir}", flush=True)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    passed = sum(1 for _, ok in results if ok)
+    print(f"console: finished in {time.monotonic() - started:.0f} s", flush=True)
+    print(f"console: {passed} passed, {len(failed)} failed", flush=True)
+    if failed:
+        print("console: FAILED: " + ", ".join(failed), flush=True)
+    return 1 if failed or setup_failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
