@@ -8,7 +8,8 @@ extension ConsoleCore {
 
     /// Decides a sign-in: the account when name, password and (when the account has one)
     /// second factor are right; else the refusal. Refused without looking at the password:
-    /// an address with too many recent failures (`rate_limited`), a locked account
+    /// an address with too many recent failures (`rate_limited`), more sign-ins at once than
+    /// ``PasswordCheckSlots`` allows (`sign_in_busy`), a locked account
     /// (`account_locked`). Failures are written to the audit log as `sign_in_failed` (actor:
     /// the name tried), which is what the per-address limit counts.
     func authenticate(name: String, password: String, code: String, address: String) async throws
@@ -22,14 +23,16 @@ extension ConsoleCore {
         }
         let invalid = ConsoleError(code: "invalid_credentials", status: .unauthorized)
         let locked = ConsoleError(code: "account_locked", status: .forbidden)
-        let account = (1...64).contains(name.count) ? try await store.staff(name: name) : nil
+        let busy = ConsoleError(code: "sign_in_busy", status: .tooManyRequests)
+        // A name no account can have (control characters, too long…) is not looked up.
+        let account = StaffNames.problem(with: name) == nil ? try await store.staff(name: name) : nil
         guard let account else {
-            _ = await StaffCredentials.verifyInBackground(password, hash: Self.dummyHash)
+            guard await checkPassword(password, hash: Self.dummyHash) != nil else { return .failure(busy) }
             try await recordFailure(name: name, address: address, reason: "unknown_name", at: now)
             return .failure(invalid)
         }
         if account.disabledAt != nil {
-            _ = await StaffCredentials.verifyInBackground(password, hash: Self.dummyHash)
+            guard await checkPassword(password, hash: Self.dummyHash) != nil else { return .failure(busy) }
             try await recordFailure(name: name, address: address, reason: "disabled", at: now)
             return .failure(invalid)
         }
@@ -37,7 +40,8 @@ extension ConsoleCore {
             try await recordFailure(name: name, address: address, reason: "locked", at: now)
             return .failure(locked)
         }
-        guard await StaffCredentials.verifyInBackground(password, hash: account.passwordHash) else {
+        guard let matches = await checkPassword(password, hash: account.passwordHash) else { return .failure(busy) }
+        guard matches else {
             let after = try await store.recordSignInFailure(
                 name: name, lockAfter: settings.lockAfterFailures, lockFor: settings.lockSeconds)
             try await recordFailure(name: name, address: address, reason: "password", at: now)
@@ -60,10 +64,23 @@ extension ConsoleCore {
         return .success(account)
     }
 
+    /// Whether `password` matches `hash`, checked on a Dispatch worker; `nil` when as many
+    /// checks as ``PasswordCheckSlots`` allows are under way.
+    private func checkPassword(_ password: String, hash: String) async -> Bool? {
+        guard await passwordChecks.enter() else {
+            logger.warning("console sign-in refused: too many password checks at once")
+            return nil
+        }
+        let matches = await StaffCredentials.verifyInBackground(password, hash: hash)
+        await passwordChecks.leave()
+        return matches
+    }
+
     private func recordFailure(name: String, address: String, reason: String, at date: Date) async throws {
         try await store.appendAudit(
             AuditRecord(
-                actor: String(name.prefix(64)), action: "sign_in_failed", detail: ["reason": reason],
+                actor: ConsoleText.printable(String(name.prefix(64))), action: "sign_in_failed",
+                detail: ["reason": reason],
                 address: address, createdAt: date))
         logger.notice("console sign-in refused", metadata: ["reason": "\(reason)", "address": "\(address)"])
     }

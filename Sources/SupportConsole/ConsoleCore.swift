@@ -20,6 +20,8 @@ struct ConsoleCore: Sendable {
     let logger: Logger
     let renderer: ConsoleRenderer
     let staticFiles: [String: Data]
+    /// The password checks that may run at once (see ``PasswordCheckSlots``).
+    let passwordChecks: PasswordCheckSlots
 
     // MARK: Requests
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The fields of an `application/x-www-form-urlencoded` body (a console form): `+` and
 /// percent escapes decoded; of repeated keys the first wins; pairs that do not decode are
@@ -28,6 +29,9 @@ struct ConsoleForm: Sendable, Hashable {
         do {
             buffer = try await request.body.collect(upTo: maximumBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ConsoleError(code: "request_too_large", status: .contentTooLarge)
+        } catch is NIOTooManyBytesError {
+            // What a body that arrives in parts throws when it grows past the limit.
             throw ConsoleError(code: "request_too_large", status: .contentTooLarge)
         }
         return ConsoleForm(urlEncoded: String(decoding: buffer.readableBytesView, as: UTF8.self))

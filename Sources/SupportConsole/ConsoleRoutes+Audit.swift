@@ -12,7 +12,7 @@ extension ConsoleRoutes {
         page("audit", role: .admin) { request, _, caller in
             let actor = request.uri.queryParameters["actor"].map {
                 String($0).trimmingCharacters(in: .whitespaces)
-            }.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+            }.flatMap { $0.isEmpty ? nil : ConsoleText.printable(String($0.prefix(64))) }
             let before = request.uri.queryParameters["before"].flatMap { Int64(String($0)) }
             let records = try await core.store.auditRecords(
                 beforeId: before, limit: Self.auditPageSize + 1, actor: actor)

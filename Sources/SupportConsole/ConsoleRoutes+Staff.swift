@@ -38,7 +38,7 @@ extension ConsoleRoutes {
             return .page(Self.credentialsPage(name: name, password: password, secret: secret, added: true))
         }
         action("staff/:name/disable", role: .admin) { _, context, caller, _ in
-            let name = try context.parameters.require("name")
+            let name = try context.consoleParameter("name", maximumBytes: 64)
             guard name != caller.name else {
                 return .page(try await core.staffPage(caller: caller, error: ConsoleError(code: "cannot_disable_self")))
             }
@@ -47,21 +47,22 @@ extension ConsoleRoutes {
             return .redirect(to: "/console/staff", notice: "staff_disabled")
         }
         action("staff/:name/reset-password", role: .admin) { _, context, caller, form in
-            let name = try context.parameters.require("name")
+            let name = try context.consoleParameter("name", maximumBytes: 64)
             guard let account = try await core.store.staff(name: name) else { throw ConsoleError.notFound(name) }
             let password = StaffCredentials.generatePassword()
             let secret: String?
+            let totp: String
             switch form["totp"] ?? "keep" {
-            case "new": secret = StaffCredentials.generateTOTPSecret()
-            case "remove": secret = nil
-            default: secret = account.totpSecret
+            case "new": (secret, totp) = (StaffCredentials.generateTOTPSecret(), "new")
+            case "remove": (secret, totp) = (nil, "remove")
+            default: (secret, totp) = (account.totpSecret, "keep")
             }
             guard
                 try await core.store.resetStaffPassword(
                     name: name, passwordHash: await StaffCredentials.hashInBackground(password), totpSecret: secret)
             else { throw ConsoleError.notFound(name) }
             try await caller.audit(
-                action: "staff_reset_password", target: name, detail: ["totp": form["totp"] ?? "keep"])
+                action: "staff_reset_password", target: name, detail: ["totp": totp])
             let shownSecret = secret != nil && secret != account.totpSecret ? secret : nil
             return .page(Self.credentialsPage(name: name, password: password, secret: shownSecret, added: false))
         }

@@ -29,7 +29,8 @@ public struct SupportConsole: Sendable {
         let resources = try ConsoleResources.bundled()
         core = ConsoleCore(
             server: server, store: store, settings: settings, secureCookies: secureCookies, logger: logger,
-            renderer: try ConsoleRenderer(resources: resources), staticFiles: resources.staticFiles)
+            renderer: try ConsoleRenderer(resources: resources), staticFiles: resources.staticFiles,
+            passwordChecks: PasswordCheckSlots(limit: 2 * ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Adds every console route under `/console` to `router`, with the security headers on

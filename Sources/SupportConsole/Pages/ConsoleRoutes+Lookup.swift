@@ -48,10 +48,11 @@ extension ConsoleCore {
 
 extension RequestContext {
     /// The path parameter `name`, percent-decoded (the router hands it over as sent), at
-    /// most `maximumBytes` long and not empty; `not_found` otherwise.
+    /// most `maximumBytes` long, not empty and without control characters (no id has them;
+    /// PostgreSQL cannot even be asked about a NUL); `not_found` otherwise.
     func consoleParameter(_ name: String, maximumBytes: Int = 256) throws -> String {
         guard let raw = parameters.get(name), let value = raw.removingPercentEncoding,
-            (1...maximumBytes).contains(value.utf8.count)
+            (1...maximumBytes).contains(value.utf8.count), !ConsoleText.hasControlCharacters(value)
         else { throw ConsoleError.notFound() }
         return value
     }

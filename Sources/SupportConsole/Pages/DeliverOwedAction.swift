@@ -17,7 +17,9 @@ extension SupportPages {
         let transactionId = try context.consoleParameter(
             "transactionId", maximumBytes: PurchaseServer.maximumTransactionIdBytes)
         let playerId = (form["playerId"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...256).contains(playerId.utf8.count) else { throw ConsoleError(code: "player_required") }
+        guard (1...256).contains(playerId.utf8.count), !ConsoleText.hasControlCharacters(playerId) else {
+            throw ConsoleError(code: "player_required")
+        }
         var detail = ["playerId": playerId]
         let delivery: SupportDelivery
         do {

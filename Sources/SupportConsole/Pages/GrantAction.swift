@@ -16,9 +16,13 @@ struct GrantRequest: Sendable, Hashable {
     static let maximumItemLength = 64
     /// The longest reason, in characters.
     static let maximumReasonLength = 1_024
+    /// The largest amount either way (the ledger's bound for a manual grant), so that an
+    /// amount it would refuse never reaches the confirmation page.
+    static let maximumAmount: UInt64 = 1_000_000_000_000
 
-    /// The checked fields of `form`; `invalid_item`, `invalid_amount`, `reason_required` or
-    /// `reason_too_long` otherwise.
+    /// The checked fields of `form`; `invalid_item`, `invalid_amount` (not a whole number
+    /// from −10¹² to 10¹² other than 0), `reason_required`, `reason_too_long` or
+    /// `invalid_reason` (control characters other than line breaks and tabs) otherwise.
     init(_ form: ConsoleForm, items: [String]) throws(ConsoleError) {
         item = (form["item"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -27,10 +31,15 @@ struct GrantRequest: Sendable, Hashable {
         }
         let text = (form["amount"] ?? "").trimmingCharacters(in: .whitespaces)
             .replacingOccurrences(of: "\u{2212}", with: "-")
-        guard let amount = Int64(text), amount != 0 else { throw ConsoleError(code: "invalid_amount") }
+        guard let amount = Int64(text), amount != 0, amount.magnitude <= Self.maximumAmount else {
+            throw ConsoleError(code: "invalid_amount")
+        }
         self.amount = amount
         guard !reason.isEmpty else { throw ConsoleError(code: "reason_required") }
         guard reason.count <= Self.maximumReasonLength else { throw ConsoleError(code: "reason_too_long") }
+        guard !ConsoleText.hasControlCharacters(reason, allowing: ["\n", "\r", "\t"]) else {
+            throw ConsoleError(code: "invalid_reason")
+        }
     }
 
     /// Whether the amount's size is above `limit` (`nil`: no limit).
@@ -66,6 +75,9 @@ extension SupportPages {
                 code: "over_limit", status: .forbidden, detail: limit.map { ConsoleFormat.count(Int($0)) })
         }
         guard form["confirmed"] == "1" else {
+            // The confirmation shows the player's balance: a view of player data, audited.
+            try await caller.audit(
+                action: "view_player", target: playerId, detail: ["page": "grant_confirm", "item": grant.item])
             var page = ConsolePage(
                 template: "grant-confirm", titleKey: "title_grant_confirm",
                 values: [

@@ -7,6 +7,9 @@ extension SupportPages {
     static var timelinePageSize: Int { 50 }
     /// The most events of one kind (refunds, client events, notifications) the player page lists.
     static var sectionLimit: Int { 50 }
+    /// The most orders and purchases the player page lists, newest first (a player makes
+    /// orders at will; the page stays a page however many there are).
+    static var recordLimit: Int { 200 }
 
     /// `GET /console/players/{playerId}` (`?before=<event id>` pages the timeline): the
     /// wallet, orders, purchases, refunds and reversals, the client's purchase-flow events,
@@ -50,8 +53,10 @@ extension SupportPages {
                 ["item": item, "balance": ConsoleFormat.amount(balance), "negative": balance < 0]
             },
             "hasWallet": !wallet.isEmpty, "hasNegativeBalance": negative,
-            "orders": orders.reversed().map { values(of: $0, caller) }, "hasOrders": !orders.isEmpty,
-            "purchases": purchases.reversed().map { values(of: $0, caller) }, "hasPurchases": !purchases.isEmpty,
+            "orders": orders.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },
+            "hasOrders": !orders.isEmpty,
+            "purchases": purchases.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },
+            "hasPurchases": !purchases.isEmpty,
             "refunds": refunds, "hasRefunds": !refunds.isEmpty,
             "clientEvents": clientEvents, "hasClientEvents": !clientEvents.isEmpty,
             "notifications": notifications, "hasNotifications": !notifications.isEmpty,

@@ -32,8 +32,11 @@ extension SupportPages {
         guard !query.isEmpty else {
             return .page(ConsolePage(template: "search", titleKey: "title_search", values: ["query": ""]))
         }
-        let hits = try await searchHits(query)
-        try await caller.audit(action: "search", target: query, detail: ["hits": String(hits.count)])
+        // No id has control characters (and PostgreSQL cannot be asked about a NUL): such a
+        // query finds nothing, and the audit log records it printable.
+        let hits = ConsoleText.hasControlCharacters(query) ? [] : try await searchHits(query)
+        try await caller.audit(
+            action: "search", target: ConsoleText.printable(query), detail: ["hits": String(hits.count)])
         if hits.count == 1, let hit = hits.first { return .redirect(to: hit.href, notice: nil) }
         var page = ConsolePage(
             template: "search", titleKey: "title_search",
