@@ -64,7 +64,7 @@ struct ConsoleRoutes<Context: RequestContext> {
     /// handler runs: without a valid session (403 `session_required`), from another origin
     /// or without the session's CSRF token in the form's `csrf` field (403 `csrf_failed`),
     /// with a body over 64 KiB (413), or for a lower role (403 `forbidden`, audited as
-    /// `grant_refused`).
+    /// `action_forbidden`).
     func action(
         _ path: RouterPath, role: StaffRole,
         _ handler: @escaping @Sendable (Request, Context, ConsoleCaller, ConsoleForm) async throws -> ConsoleOutcome
@@ -87,7 +87,7 @@ struct ConsoleRoutes<Context: RequestContext> {
                     session: session, language: language, address: core.address(of: context), auditLog: core.store)
                 guard session.role >= role else {
                     try await caller.audit(
-                        action: "grant_refused", target: request.uri.path,
+                        action: "action_forbidden", target: request.uri.path,
                         detail: ["role": session.role.rawValue, "required": role.rawValue])
                     return core.respond(ConsoleError.forbidden, chrome: chrome)
                 }

@@ -235,7 +235,7 @@ struct ConsoleAuthTests {
             let store = try await fixture.store
             #expect(try await store.staffAccounts().count == 1)
             let refused = try await store.auditRecords(beforeId: nil, limit: 10, actor: "kim")
-                .first { $0.action == "grant_refused" }
+                .first { $0.action == "action_forbidden" }
             #expect(refused?.target == "/console/staff")
             #expect(refused?.detail["role"] == "viewer")
         }

@@ -22,7 +22,7 @@ struct ConsoleHostileInputTests {
     /// Settings that leave the per-address sign-in limit out of the way of the battery.
     static let settings = ConsoleSettings(signInFailuresPerAddress: 10_000)
 
-    /// The change actions of the audit log (refusals such as `grant_refused` aside).
+    /// The change actions of the audit log (refusals such as `grant_refused` and `action_forbidden` aside).
     static let changeActions: Set<String> = [
         "manual_grant", "run_reconciler", "staff_add", "staff_disable", "staff_reset_password",
     ]

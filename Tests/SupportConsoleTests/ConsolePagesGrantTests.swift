@@ -83,7 +83,7 @@ struct ConsolePagesGrantTests {
             #expect(answer.status == 403)
             #expect(answer.errorCode == "forbidden")
             #expect(try await fixture.store.wallet(playerId: "carol").isEmpty)
-            #expect(try await !fixture.audit("grant_refused", actor: "vera").isEmpty)
+            #expect(try await !fixture.audit("action_forbidden", actor: "vera").isEmpty)
             let unknown = try await fixture.signedIn("ann", role: .agent).submit(
                 "/console/players/nobody/grants", form: [("item", "coins"), ("amount", "1"), ("reason", "x")])
             #expect(unknown.status == 404)
