@@ -2,10 +2,6 @@ import Foundation
 import Ledger
 
 extension ConsoleCore {
-    /// The hash an unknown name's password is checked against, so that an unknown name
-    /// takes as long to refuse as a wrong password (made once per process).
-    private static let dummyHash = StaffCredentials.hash(StaffCredentials.generatePassword())
-
     /// Decides a sign-in: the account when name, password and (when the account has one)
     /// second factor are right; else the refusal. Refused without looking at the password:
     /// an address with too many recent failures (`rate_limited`), more sign-ins at once than
@@ -27,12 +23,14 @@ extension ConsoleCore {
         // A name no account can have (control characters, too long…) is not looked up.
         let account = StaffNames.problem(with: name) == nil ? try await store.staff(name: name) : nil
         guard let account else {
-            guard await checkPassword(password, hash: Self.dummyHash) != nil else { return .failure(busy) }
+            let dummyHash = await DummyPasswordHashes.shared.hash(cost: settings.passwordHashCost)
+            guard await checkPassword(password, hash: dummyHash) != nil else { return .failure(busy) }
             try await recordFailure(name: name, address: address, reason: "unknown_name", at: now)
             return .failure(invalid)
         }
         if account.disabledAt != nil {
-            guard await checkPassword(password, hash: Self.dummyHash) != nil else { return .failure(busy) }
+            let dummyHash = await DummyPasswordHashes.shared.hash(cost: settings.passwordHashCost)
+            guard await checkPassword(password, hash: dummyHash) != nil else { return .failure(busy) }
             try await recordFailure(name: name, address: address, reason: "disabled", at: now)
             return .failure(invalid)
         }

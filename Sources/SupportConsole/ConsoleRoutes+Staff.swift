@@ -24,7 +24,9 @@ extension ConsoleRoutes {
             do {
                 try await core.store.createStaff(
                     StaffAccount(
-                        name: name, role: role, passwordHash: await StaffCredentials.hashInBackground(password),
+                        name: name, role: role,
+                        passwordHash: await StaffCredentials.hashInBackground(
+                            password, cost: core.settings.passwordHashCost),
                         totpSecret: secret,
                         createdAt: now, passwordChangedAt: now))
             } catch LedgerError.duplicateStaff {
@@ -59,7 +61,9 @@ extension ConsoleRoutes {
             }
             guard
                 try await core.store.resetStaffPassword(
-                    name: name, passwordHash: await StaffCredentials.hashInBackground(password), totpSecret: secret)
+                    name: name,
+                    passwordHash: await StaffCredentials.hashInBackground(
+                        password, cost: core.settings.passwordHashCost), totpSecret: secret)
             else { throw ConsoleError.notFound(name) }
             try await caller.audit(
                 action: "staff_reset_password", target: name, detail: ["totp": totp])

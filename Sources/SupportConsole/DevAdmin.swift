@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import PurchaseServer
 
 /// The `dev-admin` account `storekeeper serve --dev` signs in with.
 public enum DevAdmin {
@@ -8,10 +9,13 @@ public enum DevAdmin {
 
     /// Creates `dev-admin` (admin, no second factor) with a new generated password, or, when
     /// it exists, sets a new generated password (which also enables and unlocks it and ends
-    /// its sessions); returns the password. Audited with actor `dev`.
-    public static func prepare(store: any StaffStore) async throws -> String {
+    /// its sessions); returns the password, hashed at bcrypt cost `cost`
+    /// (``ConsoleSettings/passwordHashCost``). Audited with actor `dev`.
+    public static func prepare(store: any StaffStore, cost: Int = ConsoleSettings().passwordHashCost) async throws
+        -> String
+    {
         let password = StaffCredentials.generatePassword()
-        let hash = await StaffCredentials.hashInBackground(password)
+        let hash = await StaffCredentials.hashInBackground(password, cost: cost)
         let now = Date()
         let action: String
         if try await store.resetStaffPassword(name: name, passwordHash: hash, totpSecret: nil) {

@@ -6,9 +6,10 @@ import HummingbirdOTP
 /// passwords and TOTP (RFC 6238: six digits, 30-second steps, SHA-1, as authenticator apps
 /// expect).
 public enum StaffCredentials {
-    /// The bcrypt cost of new hashes (2^12 rounds: `staff add` spends 0.4 s of one core on it in
-    /// a debug build here).
-    static let bcryptCost: UInt8 = 12
+    /// The bcrypt cost of new hashes unless one is given (`ConsoleSettings.passwordHashCost`
+    /// defaults to the same): 2^12 rounds, on which `staff add` spends 0.4 s of one core in
+    /// a debug build here.
+    public static let bcryptCost: UInt8 = 12
 
     /// The shortest password accepted.
     public static let minimumPasswordLength = 12
@@ -39,8 +40,9 @@ public enum StaffCredentials {
     /// ``hash(_:)`` on a Dispatch worker thread: a bcrypt hash holds a core for a large
     /// fraction of a second, which must not stall the cooperative threads every request of the
     /// server shares.
-    public static func hashInBackground(_ password: String) async -> String {
-        await inBackground { hash(password) }
+    public static func hashInBackground(_ password: String, cost: Int = Int(bcryptCost)) async -> String {
+        let cost = UInt8(clamping: min(max(cost, 4), 31))
+        return await inBackground { hash(password, cost: cost) }
     }
 
     /// ``verify(_:hash:)`` on a Dispatch worker thread (see ``hashInBackground(_:)``).

@@ -102,7 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
             "starting",
             metadata: ["configuration": "\(stack.configuration)", "database": "\(options.redactedDatabaseURL)"])
         let consolePassword =
-            stack.configuration.console.enabled ? try await DevAdmin.prepare(store: stack.store) : nil
+            stack.configuration.console.enabled
+            ? try await DevAdmin.prepare(store: stack.store, cost: stack.configuration.console.passwordHashCost) : nil
         FileHandle.standardOutput.write(Data(devGuide(stack.configuration, consolePassword: consolePassword).utf8))
         try await stack.waitUntilStopped()
     }

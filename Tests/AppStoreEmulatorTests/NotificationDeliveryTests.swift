@@ -48,10 +48,14 @@ struct NotificationDeliveryTests {
             #expect(Set(posts).count == 1, "every attempt posts the same signed payload")
 
             let history = try #require(await fixture.emulator.notifications().first)
+            let results = history.attempts.map(\.sendAttemptResult)
+            #expect(results.count == 3)
+            // The receiver answers 500 twice; on a machine loaded enough that its answer comes
+            // after the transport's timeout (5 s), Apple's record of that attempt is TIMED_OUT.
             #expect(
-                history.attempts.map(\.sendAttemptResult) == [
-                    "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS",
-                ])
+                results.dropLast().allSatisfy { ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "TIMED_OUT"].contains($0) },
+                "\(results)")
+            #expect(results.last == "SUCCESS")
             #expect(history.isDelivered)
             let attemptDates = history.attempts.map { Double($0.attemptDate) / 1000 }
             let gaps = zip(attemptDates.dropFirst(), attemptDates).map { $0 - $1 }

@@ -11,6 +11,7 @@ struct ConsoleSettingsTests {
         let defaults = ServerConfiguration().console
         #expect(defaults.enabled)
         #expect(defaults.secureCookies == nil)
+        #expect(defaults.passwordHashCost == 12)
         #expect(defaults.grantLimit(for: .viewer) == 0)
         #expect(defaults.grantLimit(for: .agent) == 1_000)
         #expect(defaults.grantLimit(for: .admin) == nil)
@@ -43,11 +44,12 @@ struct ConsoleSettingsTests {
         #expect(configuration.validationProblems().isEmpty)
         configuration.console = ConsoleSettings(
             agentGrantLimit: -1, idleTimeoutSeconds: 10, sessionLifetimeSeconds: 5, lockAfterFailures: 0,
-            lockSeconds: 0, signInFailuresPerAddress: 0, signInWindowSeconds: 0, owedAfterSeconds: -1)
+            lockSeconds: 0, signInFailuresPerAddress: 0, signInWindowSeconds: 0, owedAfterSeconds: -1,
+            passwordHashCost: 3)
         let problems = configuration.validationProblems()
         for key in [
             "agentGrantLimit", "idleTimeoutSeconds", "sessionLifetimeSeconds", "lockAfterFailures", "lockSeconds",
-            "signInFailuresPerAddress", "signInWindowSeconds", "owedAfterSeconds",
+            "signInFailuresPerAddress", "signInWindowSeconds", "owedAfterSeconds", "passwordHashCost",
         ] {
             #expect(problems.contains { $0.contains("console.\(key)") }, "\(key)")
         }

@@ -56,9 +56,9 @@ final class ConsoleFixture: Sendable {
         get async { await stack.baseURL.absoluteString }
     }
 
-    /// The bcrypt cost of the accounts tests make: the lowest bcrypt allows, so that the
-    /// suite's sign-ins do not hold the machine's cores (the server's own hashes use
-    /// ``StaffCredentials/bcryptCost``; a hash carries its cost).
+    /// The bcrypt cost of the accounts tests make and of the consoles they run
+    /// (``ConsoleSettings/passwordHashCost``): the lowest bcrypt allows, so that the suite's
+    /// sign-ins do not hold the machine's cores (a hash carries its cost).
     static let testBcryptCost: UInt8 = 4
 
     /// Adds a staff account with a generated password (and a TOTP secret when `totp`).
@@ -104,7 +104,10 @@ func withConsole(
     _ kind: StoreKind = .sqlite, settings: ConsoleSettings = ConsoleSettings(),
     _ body: (ConsoleFixture) async throws -> Void
 ) async throws {
-    let fixture = try await ConsoleFixture(kind) { $0.console = settings }
+    let fixture = try await ConsoleFixture(kind) {
+        $0.console = settings
+        $0.console.passwordHashCost = Int(ConsoleFixture.testBcryptCost)
+    }
     do {
         try await body(fixture)
     } catch {

@@ -8,9 +8,10 @@ import PurchaseServer
 /// What the page tests set up through the emulated App Store: orders, purchases and the
 /// notifications that deliver them.
 extension ConsoleFixture {
-    /// The page tests' configuration: transactions are owed at once.
+    /// The page tests' configuration: transactions are owed at once; cheap password hashes.
     static func pagesConfiguration(_ configuration: inout ServerConfiguration) {
         configuration.console.owedAfterSeconds = 0
+        configuration.console.passwordHashCost = Int(testBcryptCost)
     }
 
     /// Runs `body` on a fresh fixture with the page tests' configuration, adjusted by

@@ -29,6 +29,10 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
     /// Whether session cookies carry `Secure` (HTTPS only); `nil`: on, except in
     /// `serve --dev`, which serves plain HTTP on loopback.
     public var secureCookies: Bool?
+    /// The bcrypt cost (log2 of the rounds) of the passwords the console sets and of the
+    /// check an unknown name gets, so that it takes as long as a wrong password; 12 by
+    /// default. Below 10 only for tests.
+    public var passwordHashCost: Int
 
     /// Creates settings with safe defaults: agents grant at most 1,000 of an item, admins
     /// without limit; 30 minutes idle, 12 hours at most; 5 failures lock for 15 minutes;
@@ -44,7 +48,8 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
         signInFailuresPerAddress: Int = 20,
         signInWindowSeconds: Double = 900,
         owedAfterSeconds: Double = 600,
-        secureCookies: Bool? = nil
+        secureCookies: Bool? = nil,
+        passwordHashCost: Int = 12
     ) {
         self.enabled = enabled
         self.agentGrantLimit = agentGrantLimit
@@ -57,6 +62,7 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
         self.signInWindowSeconds = signInWindowSeconds
         self.owedAfterSeconds = owedAfterSeconds
         self.secureCookies = secureCookies
+        self.passwordHashCost = passwordHashCost
     }
 
     /// Decodes settings; absent keys keep the defaults.
@@ -83,6 +89,8 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
         owedAfterSeconds =
             try container.decodeIfPresent(Double.self, forKey: .owedAfterSeconds) ?? defaults.owedAfterSeconds
         secureCookies = try container.decodeIfPresent(Bool.self, forKey: .secureCookies)
+        passwordHashCost =
+            try container.decodeIfPresent(Int.self, forKey: .passwordHashCost) ?? defaults.passwordHashCost
     }
 
     /// The most `role` may grant of one item in one manual grant: `0` for viewers, `nil`
@@ -117,6 +125,9 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
         }
         if !(owedAfterSeconds >= 0 && owedAfterSeconds <= 30 * day) {
             problems.append("console.owedAfterSeconds must be from 0 to 2592000 (30 days)")
+        }
+        if !(4...31).contains(passwordHashCost) {
+            problems.append("console.passwordHashCost must be from 4 to 31 (bcrypt's range; 10 or more outside tests)")
         }
         return problems
     }
