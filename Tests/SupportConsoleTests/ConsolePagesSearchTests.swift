@@ -58,6 +58,31 @@ struct ConsolePagesSearchTests {
         }
     }
 
+    @Test func aTransactionOnlyAppleKnowsIsFoundByItsIdAndCanBeDelivered() async throws {
+        let fixture = try await ConsoleFixture(notifications: false, configure: ConsoleFixture.pagesConfiguration)
+        let result: Result<Void, any Error>
+        do {
+            // Charged on the device, never reported, its notification never sent: the
+            // ledger knows nothing of it.
+            let paid = try await fixture.pay(for: nil)
+            #expect(try await fixture.store.purchase(transactionId: paid.transactionId) == nil)
+            let agent = try await fixture.signedIn("ann", role: .agent)
+            let search = try await agent.get("/console/search?q=\(paid.transactionId)")
+            #expect(search.status == 303)
+            #expect(search.location == "/console/transactions/\(paid.transactionId)")
+            let page = try await agent.get("/console/transactions/\(paid.transactionId)")
+            #expect(page.status == 200, "\(page)")
+            #expect(page.body.contains(#"data-state="signed""#))
+            #expect(page.body.contains(#"data-field="productId">coins100<"#))
+            #expect(page.body.contains(#"form class="deliver inline""#), "not delivered: the deliver form")
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await fixture.shutdown()
+        try result.get()
+    }
+
     @Test func nothingFoundTooLongAndHostileQueries() async throws {
         try await ConsoleFixture.withPages { fixture in
             let viewer = try await fixture.signedIn("vera", role: .viewer)

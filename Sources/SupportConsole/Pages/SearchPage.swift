@@ -18,8 +18,10 @@ extension SupportPages {
     static var maximumQueryBytes: Int { 256 }
 
     /// `GET /console/search?q=…`: our order id, a transaction id, an original transaction
-    /// id, a player id, in that order, and, when the ledger knows none of these, an Apple
-    /// customer order id (letters and digits, from the e-mail receipt) for Look Up Order ID.
+    /// id, a player id, in that order, and, when the ledger knows none of these, a
+    /// transaction id only Apple knows (digits only: the transaction page asks Get
+    /// Transaction Info) or an Apple customer order id (letters and digits, from the e-mail
+    /// receipt) for Look Up Order ID.
     /// One hit: a 303 to its page; several: the list; none: `nothing_found`.
     func searchPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
         -> ConsoleOutcome
@@ -80,7 +82,13 @@ extension SupportPages {
         if try await store.knowsPlayer(query) {
             add(SearchHit(kind: "player", id: query, href: ConsoleLinks.player(query)))
         }
-        if hits.isEmpty, PurchaseServer.isAppleOrderId(query) {
+        guard hits.isEmpty else { return hits }
+        if query.utf8.count <= PurchaseServer.maximumTransactionIdBytes,
+            query.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+        {
+            // Apple's transaction ids are digits; its customer order ids have letters.
+            add(SearchHit(kind: "transaction", id: query, href: ConsoleLinks.transaction(query)))
+        } else if PurchaseServer.isAppleOrderId(query) {
             add(SearchHit(kind: "apple_order", id: query, href: ConsoleLinks.appleOrder(query)))
         }
         return hits
