@@ -62,10 +62,20 @@ struct PlayerApp: Sendable {
                 throw error
             } catch {
                 await truth.recordUnanswered()
-                let charged = try await unfinished().first { transaction in
-                    transaction.appAccountToken == appAccountToken
+                // A dropped connection (the process killed) charged or did not, for good. A
+                // timed-out request may still be charging in a live, slow server: give it
+                // time to land among the unfinished transactions before paying again.
+                let nsError = error as NSError
+                let timedOut = nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut
+                let deadline = ContinuousClock.now.advanced(by: timedOut ? .seconds(20) : .zero)
+                while true {
+                    let charged = try await unfinished().first { transaction in
+                        transaction.appAccountToken == appAccountToken
+                    }
+                    if let charged { return charged.transaction }
+                    if ContinuousClock.now >= deadline { break }
+                    try await Task.sleep(for: .milliseconds(250))
                 }
-                if let charged { return charged.transaction }
             }
         }
     }
