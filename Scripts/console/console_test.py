@@ -403,13 +403,8 @@ def test_lost_purchase_owed_queue(s: Suite) -> None:
     check(path_of(page.url).startswith("/console/owed"), f"reconcile now went to {page.url}")
     check(row.count() == 1, f"the lost purchase {lost.transaction_id} is not in table#owed after reconciling")
     s.shot(page, "owed")
-    form = row.locator("form.deliver")
-    s.fill(form, "playerId", "bob")
-    s.submit(page, form)
-    expect_notice(page, "delivered")
-    elapsed = time.monotonic() - start
-    s.timings["lost purchase, owed queue (open owed page → delivered)"] = elapsed
-    print(f"  timing: owed queue → delivered in {elapsed:.2f} s", flush=True)
+    deliver_timed(s, page, row.locator("form.deliver"), "bob", start,
+                  "lost purchase, owed queue (open owed page → delivered)")
     after = s.stack.wallet("bob").get("coins", 0)
     check(after == before + 100, f"bob's coins went {before} → {after}, not +100")
     page.goto(s.url("/console/players/bob"))
@@ -431,6 +426,17 @@ def test_lost_purchase_owed_queue(s: Suite) -> None:
           "delivering a delivered purchase again changed a wallet")
 
 
+def deliver_timed(s: Suite, page, form, player_id: str, start: float, label: str) -> None:
+    """Delivers a row's charge to `player_id` with its form, expects the notice, and records
+    the time since `start` under `label`."""
+    s.fill(form, "playerId", player_id)
+    s.submit(page, form)
+    expect_notice(page, "delivered")
+    elapsed = time.monotonic() - start
+    s.timings[label] = elapsed
+    print(f"  timing: {label}: {elapsed:.2f} s", flush=True)
+
+
 def test_lost_purchase_apple_order(s: Suite) -> None:
     """The seed write-ups' flow: the player quotes the order id of Apple's e-mail receipt."""
     lost = s.stack.buy_lost("coins100", "carol-phone")
@@ -443,13 +449,8 @@ def test_lost_purchase_apple_order(s: Suite) -> None:
     check(row.count() == 1, "the Apple order page does not list the charge")
     check(row.get_attribute("data-delivered") == "false", "the lost charge shows as delivered")
     s.shot(page, "apple-order")
-    form = row.locator("form.deliver")
-    s.fill(form, "playerId", "carol")
-    s.submit(page, form)
-    expect_notice(page, "delivered")
-    elapsed = time.monotonic() - start
-    s.timings["lost purchase, Apple order id (search → delivered)"] = elapsed
-    print(f"  timing: receipt order id → delivered in {elapsed:.2f} s", flush=True)
+    deliver_timed(s, page, row.locator("form.deliver"), "carol", start,
+                  "lost purchase, Apple order id (search → delivered)")
     check(s.stack.wallet("carol").get("coins", 0) == 100, "carol did not get her 100 coins")
     page.goto(s.url(f"/console/apple-orders/{lost.apple_order_id}"))
     row = page.locator(f"tr[data-transaction-id='{lost.transaction_id}']")

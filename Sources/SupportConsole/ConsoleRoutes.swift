@@ -1,13 +1,7 @@
-// For the pages' author (helper C): `SupportConsole.addRoutes(to:)` builds a
-// `ConsoleRoutes<Context>` for the `/console` group and calls
-//
-//     extension ConsoleRoutes {
-//         func addSupportPages()          // defined in ConsoleRoutes+Pages.swift
-//     }
-//
-// in which pages and actions are registered with `page(_:role:_:)` and `action(_:role:_:)`
-// below (paths relative to /console, e.g. "players/:playerId"). `server`, `store`,
-// `settings` and `core.renderer` are at hand; errors: throw `ConsoleError(code:status:detail:)`.
+// `SupportConsole.addRoutes(to:)` builds a `ConsoleRoutes<Context>` for the `/console`
+// group; the support pages are registered in `addSupportPages()` (ConsoleRoutes+Pages.swift)
+// with `page(_:role:_:)`, `lookup(_:role:_:)` and `action(_:role:_:)`, paths relative to
+// /console (e.g. "players/:playerId"); errors are thrown as `ConsoleError(code:status:detail:)`.
 
 import Foundation
 import Hummingbird
@@ -37,27 +31,7 @@ struct ConsoleRoutes<Context: RequestContext> {
         _ path: RouterPath, role: StaffRole,
         _ handler: @escaping @Sendable (Request, Context, ConsoleCaller) async throws -> ConsolePage
     ) {
-        let core = core
-        group.get(path) { request, context -> Response in
-            let language = ConsoleLanguage.of(request)
-            let session: StaffSession?
-            do {
-                session = try await core.session(of: request)
-            } catch {
-                return core.respond(
-                    thrown: error, chrome: core.chrome(request, language: language, session: nil, csrf: ""))
-            }
-            guard let session else { return core.signInRedirect(from: request) }
-            let chrome = core.chrome(request, language: language, session: session, csrf: session.csrfToken)
-            guard session.role >= role else { return core.respond(ConsoleError.forbidden, chrome: chrome) }
-            let caller = ConsoleCaller(
-                session: session, language: language, address: core.address(of: context), auditLog: core.store)
-            do {
-                return core.respond(try await handler(request, context, caller), chrome: chrome)
-            } catch {
-                return core.respond(thrown: error, chrome: chrome)
-            }
-        }
+        lookup(path, role: role) { request, context, caller in .page(try await handler(request, context, caller)) }
     }
 
     /// Registers an action: `POST /console/<path>` for `role` and above. Refused before the
@@ -91,12 +65,7 @@ struct ConsoleRoutes<Context: RequestContext> {
                         detail: ["role": session.role.rawValue, "required": role.rawValue])
                     return core.respond(ConsoleError.forbidden, chrome: chrome)
                 }
-                switch try await handler(request, context, caller, form) {
-                case .page(let page):
-                    return core.respond(page, chrome: chrome)
-                case .redirect(let location, let notice):
-                    return core.redirect(to: ConsoleURL.adding(notice: notice, to: ConsoleURL.localPath(location)))
-                }
+                return core.answer(try await handler(request, context, caller, form), chrome: chrome)
             } catch {
                 return core.respond(thrown: error, chrome: chrome)
             }
