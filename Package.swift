@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreSigningTests",
             dependencies: [
-                "AppStoreModel",
+                "AppStoreModel", "TestProcesses",
                 "AppStoreSigning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreEmulatorTests",
             dependencies: [
-                "AppStoreEmulator",
+                "AppStoreEmulator", "TestProcesses",
                 "AppStoreAPI",
                 "AppStoreModel",
                 "AppStoreSigning",
@@ -251,7 +251,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
-        .target(name: "LedgerTestSupport", dependencies: ["Ledger"], path: "Tests/LedgerTestSupport"),
+        .target(name: "TestProcesses", path: "Tests/TestProcesses"),
+        .target(name: "LedgerTestSupport", dependencies: ["Ledger", "TestProcesses"], path: "Tests/LedgerTestSupport"),
         .testTarget(
             name: "LedgerTests",
             dependencies: [
@@ -320,7 +321,7 @@ let package = Package(
             name: "StoreKeeperCLITests",
             dependencies: [
                 "storekeeper", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger", "LedgerTestSupport",
-                "PurchaseServer",
+                "PurchaseServer", "TestProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -2,6 +2,7 @@ import AppStoreEmulator
 import AppStoreModel
 import AppStoreVerification
 import Foundation
+import TestProcesses
 import Testing
 
 /// What the emulator signs verifies against its roots, and only against them.
@@ -48,16 +49,13 @@ struct EmulatorSigningTests {
         let root = folder.appendingPathComponent("root.pem")
         try Data(base64Encoded: receiptText)!.write(to: receipt)
         try fixture.emulator.identity.receiptChain.rootCertificatePEM.write(to: root, atomically: true, encoding: .utf8)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
-            "openssl", "cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", root.path,
-            "-purpose", "any", "-binary", "-out", "/dev/null",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        #expect(openssl.terminationStatus == 0, "openssl cms -verify rejected the emulator's receipt")
+        let openssl = try ChildProcess.spawn(
+            "/usr/bin/env",
+            [
+                "openssl", "cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", root.path,
+                "-purpose", "any", "-binary", "-out", "/dev/null",
+            ])
+        #expect(await openssl.wait() == .exited(0), "openssl cms -verify rejected the emulator's receipt")
     }
 
     @Test func notificationsAndTheirNestedTransactionsVerify() async throws {

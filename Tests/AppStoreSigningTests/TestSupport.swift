@@ -2,6 +2,7 @@ import AppStoreModel
 import AppStoreSigning
 import Foundation
 import SwiftASN1
+import TestProcesses
 
 /// Chains shared by the tests; generating RSA keys is the slow part of the suite.
 enum SharedChains {
@@ -119,20 +120,10 @@ enum OpenSSL {
 
     static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Outcome {
         let errorPath = directory.path("openssl-\(UUID().uuidString).err")
-        guard FileManager.default.createFile(atPath: errorPath, contents: nil) else {
-            throw TestFailure("cannot create \(errorPath)")
-        }
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        defer { try? errorHandle.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errorHandle
-        try process.run()
-        process.waitUntilExit()
+        let termination = try ChildProcess.spawn(
+            "/usr/bin/env", ["openssl"] + arguments, standardError: .file(errorPath)
+        ).waitBlocking()
         let standardError = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        return Outcome(status: process.terminationStatus, standardError: standardError)
+        return Outcome(status: termination.shellStatus, standardError: standardError)
     }
 }

@@ -112,7 +112,7 @@ public actor PostgresCluster {
                     ["-D", data, "-l", "\(directory)/server.log", "-w", "-t", "60", "-o", options, "start"],
                     asPostgres: asPostgres,
                     directory: directory
-                ).closingInheritedDescriptors().run()
+                ).run()
                 return Running(binDirectory: binDirectory, directory: directory, port: port)
             } catch {
                 // Most likely the port was taken: try another.

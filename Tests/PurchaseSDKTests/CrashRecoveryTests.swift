@@ -8,7 +8,7 @@ import Testing
 /// journal and the same emulated phone, and the order ends delivered exactly once with
 /// the transaction finished — or, when the kill came before Apple charged, with nothing
 /// charged and nothing delivered.
-@Suite(.timeLimit(.minutes(1))) struct CrashRecoveryTests {
+@Suite(.timeLimit(.minutes(3))) struct CrashRecoveryTests {
     /// Boundaries before the store charges: a kill there costs the player nothing.
     private static let beforeCharge: Set<PipelineBoundary> = [.beforeOrder, .afterOrder, .beforeStorePurchase]
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 #if canImport(Glibc)
@@ -8,16 +9,31 @@ import Testing
 /// A `storekeeper` subcommand that serves HTTP (`emulator`, `serve`), run as a child
 /// process on a loopback port.
 final class ChildServer {
-    let process = Process()
+    let child: ChildProcess
+    let arguments: [String]
     let port: Int
+    /// Where the process's standard output and error go (removed with this object).
+    let logPath: String
 
     init(_ arguments: [String], port: Int) throws {
         self.port = port
-        process.executableURL = CommandLineRunner.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        self.arguments = arguments
+        logPath =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("storekeeper-\(port)-\(UUID().uuidString).log").path
+        child = try ChildProcess.spawn(
+            CommandLineRunner.executable.path, arguments, standardOutput: .file(logPath),
+            standardError: .standardOutput)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    /// The last 4 KB the process printed, for a failure's message.
+    var logTail: String {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return String(log.suffix(4096))
     }
 
     /// The arguments of `storekeeper serve --dev` on `port`, keeping the emulator's state in
@@ -45,7 +61,7 @@ final class ChildServer {
     /// Waits (up to 20 s) until `GET path` answers 200.
     func waitUntilServing(_ path: String) async throws {
         if try await !LoopbackHTTP.waitUntilServing(port: port, path) {
-            Issue.record("storekeeper \(process.arguments?.first ?? "") did not start serving \(path)")
+            Issue.record("storekeeper \(arguments.first ?? "") did not start serving \(path); it printed:\n\(logTail)")
         }
     }
 
@@ -53,16 +69,15 @@ final class ChildServer {
     /// process to end; whether the signal ended it.
     @discardableResult
     func kill() -> Bool {
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        child.send(SIGKILL)
+        return child.waitBlocking() == .signalled(SIGKILL)
     }
 
-    /// Sends SIGTERM and returns the exit status.
+    /// Sends SIGTERM and returns the exit status (128 plus the signal's number when a
+    /// signal ended it).
     @discardableResult
     func terminate() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        child.send(SIGTERM)
+        return child.waitBlocking().shellStatus
     }
 }

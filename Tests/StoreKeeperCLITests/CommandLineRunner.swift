@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 /// Runs the built `storekeeper` executable, as a user or a script would.
@@ -37,23 +38,23 @@ struct CommandLineRunner {
 
     /// Runs `storekeeper arguments…`, feeding `input` to standard input.
     static func run(_ arguments: [String], input: Data = Data()) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
+        let child = try ChildProcess.spawn(
+            executable.path, arguments,
+            standardInput: .descriptor(stdin.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(stdout.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(stderr.fileHandleForWriting.fileDescriptor))
+        try stdin.fileHandleForReading.close()
+        try stdout.fileHandleForWriting.close()
+        try stderr.fileHandleForWriting.close()
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return Output(
-            status: process.terminationStatus,
+            status: child.waitBlocking().shellStatus,
             stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self)
         )

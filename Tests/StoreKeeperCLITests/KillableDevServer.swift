@@ -23,16 +23,17 @@ actor KillableDevServer {
 
     /// Starts the process and waits until it serves.
     func start() async throws {
-        process = try ChildServer(arguments, port: port)
-        guard try await LoopbackHTTP.waitUntilServing(port: port, "/healthz") else {
-            throw StartFailure(arguments: arguments)
+        let process = try ChildServer(arguments, port: port)
+        self.process = process
+        guard try await LoopbackHTTP.waitUntilServing(port: port, "/healthz", seconds: 60) else {
+            throw StartFailure(arguments: arguments, log: process.logTail)
         }
     }
 
-    /// Kills the process with SIGKILL, wherever it is, and starts it again.
-    func killAndRestart() async throws {
+    /// Kills the process with SIGKILL, wherever it is, and waits until it is gone.
+    func kill() {
         if process?.kill() == true { kills += 1 }
-        try await start()
+        process = nil
     }
 
     /// Stops the process with SIGTERM; its exit status.
@@ -43,6 +44,9 @@ actor KillableDevServer {
 
     struct StartFailure: Error, CustomStringConvertible {
         var arguments: [String]
-        var description: String { "storekeeper \(arguments.joined(separator: " ")) did not start serving" }
+        var log: String
+        var description: String {
+            "storekeeper \(arguments.joined(separator: " ")) did not start serving in 60 s; it printed:\n\(log)"
+        }
     }
 }

@@ -14,7 +14,9 @@ func buyWhileKilling(
             for round in 1...kills {
                 try await truth.waitForAcknowledged(round * total / (kills + 1))
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...100)))
-                try await victim.killAndRestart()
+                await victim.kill()
+                await truth.recordKill()
+                try await victim.start()
             }
         }
         try await group.waitForAll()

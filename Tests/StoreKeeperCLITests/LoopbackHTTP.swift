@@ -35,9 +35,10 @@ enum LoopbackHTTP {
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? [])
     }
 
-    /// Waits (up to 20 s) until `GET path` answers 200; whether it did.
-    static func waitUntilServing(port: Int, _ path: String) async throws -> Bool {
-        for _ in 0..<400 {
+    /// Waits (up to `seconds`) until `GET path` answers 200; whether it did.
+    static func waitUntilServing(port: Int, _ path: String, seconds: Int = 20) async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while ContinuousClock.now < deadline {
             if let (status, _) = try? await send(port: port, "GET", path), status == 200 { return true }
             try await Task.sleep(for: .milliseconds(50))
         }

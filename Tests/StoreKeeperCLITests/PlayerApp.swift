@@ -46,11 +46,16 @@ struct PlayerApp: Sendable {
         return appAccountToken
     }
 
-    /// Pays once: when the answer is lost, the charge (if the emulator made it before it
-    /// died) is among the unfinished transactions; only when it is not is the order paid again.
+    /// Pays once: when the answer is lost, the charge (if the emulator made it) is among the
+    /// unfinished transactions; the order is paid again only when it is certain that no
+    /// charge is coming: the connection was refused (no process had the request), or the
+    /// process that had it has been killed since and its successor lists no such charge. A
+    /// request that timed out or lost its connection in a live process may still be
+    /// charging: it is waited for (up to 60 s) until it is listed or that process is killed.
     private func pay(productId: String, appAccountToken: String) async throws -> Transaction {
         let body = #"{"productId":"\#(productId)","appAccountToken":"\#(appAccountToken)"}"#
         while true {
+            let killsBefore = await truth.kills
             do {
                 let (status, purchase) = try await LoopbackHTTP.request(
                     port: storePort, "POST", "/emulator/v1/devices/\(player)/purchases", body: body)
@@ -62,18 +67,20 @@ struct PlayerApp: Sendable {
                 throw error
             } catch {
                 await truth.recordUnanswered()
-                // A dropped connection (the process killed) charged or did not, for good. A
-                // timed-out request may still be charging in a live, slow server: give it
-                // time to land among the unfinished transactions before paying again.
                 let nsError = error as NSError
-                let timedOut = nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut
-                let deadline = ContinuousClock.now.advanced(by: timedOut ? .seconds(20) : .zero)
+                let refused = nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCannotConnectToHost
+                let deadline = ContinuousClock.now.advanced(by: .seconds(60))
                 while true {
+                    // Read before listing: a kill seen here is complete, so the list below
+                    // comes from the process started after it. Kills count only when the
+                    // killed process is the store (not beside a standalone emulator).
+                    let killsNow = await truth.kills
+                    let killedSince = emulatorPort == nil && killsNow != killsBefore
                     let charged = try await unfinished().first { transaction in
                         transaction.appAccountToken == appAccountToken
                     }
                     if let charged { return charged.transaction }
-                    if ContinuousClock.now >= deadline { break }
+                    if refused || killedSince || ContinuousClock.now >= deadline { break }
                     try await Task.sleep(for: .milliseconds(250))
                 }
             }

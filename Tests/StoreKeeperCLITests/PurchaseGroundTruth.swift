@@ -10,6 +10,8 @@ actor PurchaseGroundTruth {
     private(set) var unanswered = 0
     /// What another instance answered to a second report of each acknowledged transaction.
     private(set) var duplicateAnswers: [String: String] = [:]
+    /// How many times the victim process has been killed so far (counted once it is dead).
+    private(set) var kills = 0
 
     func recordOrder(appAccountToken: String, player: String) {
         payers[appAccountToken] = player
@@ -21,6 +23,10 @@ actor PurchaseGroundTruth {
 
     func recordUnanswered() {
         unanswered += 1
+    }
+
+    func recordKill() {
+        kills += 1
     }
 
     func recordDuplicate(transactionId: String, status: String?) {
