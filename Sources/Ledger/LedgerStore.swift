@@ -10,8 +10,9 @@ import Foundation
 /// processes may share one database.
 ///
 /// It also keeps the support console's accounts, sessions and audit log (``StaffStore``)
-/// and answers the console's reads (``SupportReads``).
-public protocol LedgerStore: StaffStore, SupportReads {
+/// and answers the console's reads (``SupportReads``), and keeps the entitlements that
+/// non-consumables and subscriptions unlock (``EntitlementStore``).
+public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
     /// Brings the schema up to date (versioned migrations; safe to run again, and from
     /// several processes at once).
     func migrate() async throws
@@ -68,6 +69,14 @@ public protocol LedgerStore: StaffStore, SupportReads {
     /// reason): the returned purchase carries the ``Purchase/refundedShare``. The check and the
     /// write are one database transaction, serialized with
     /// ``settleRefundState(transactionId:reason:)`` of the same transaction id.
+    ///
+    /// A first delivery with an ``Delivery/entitlement`` also sets it, in the same database
+    /// transaction, on the entitlement of the transaction's original transaction id: inserted
+    /// for the delivery's player when absent (a stacked period's end computed under the
+    /// player's stack lock); otherwise product, transaction, state, end and renewal intent
+    /// are updated when the grant's ``EntitlementGrant/appleSignedAt`` is not older than the
+    /// recorded one and something differs. The holder never changes here. Each change gets
+    /// an ``HistoryEventType/entitlementChanged`` event and an ``EntitlementMessage``.
     func deliver(_ delivery: Delivery) async throws -> DeliveryResult
 
     /// Reverses all of a purchase, whatever Apple's recorded word: if (and only if) it was

@@ -27,6 +27,9 @@ public struct Delivery: Sendable, Hashable {
     public var grants: Grants
     /// When Apple says the purchase happened.
     public var purchaseDate: Date
+    /// What the transaction sets on the entitlement of its original transaction, if the
+    /// product unlocks one; `nil` for a consumable.
+    public var entitlement: EntitlementGrant?
 
     /// Creates a delivery.
     public init(
@@ -40,7 +43,8 @@ public struct Delivery: Sendable, Hashable {
         source: DeliverySource,
         flags: Set<String> = [],
         grants: Grants,
-        purchaseDate: Date
+        purchaseDate: Date,
+        entitlement: EntitlementGrant? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -53,5 +57,6 @@ public struct Delivery: Sendable, Hashable {
         self.flags = flags
         self.grants = grants
         self.purchaseDate = purchaseDate
+        self.entitlement = entitlement
     }
 }

@@ -6,6 +6,12 @@ public enum LedgerCheckpoint: Sendable, Hashable {
     /// A delivery or a refund settlement holds the transaction's refund-state lock and has
     /// read Apple's latest refund-state word (and, for a settlement, the purchase).
     case refundStateRead(transactionId: String)
+    /// A change of an entitlement (a delivery's, an update or a transfer) has read the
+    /// entitlement's row under its lock (PostgreSQL: `FOR UPDATE`), or found none.
+    case entitlementRead(originalTransactionId: String)
+    /// A first delivery of a stacked period (non-renewing) holds the player's stack lock
+    /// for the entitlement id and has read where its period starts.
+    case entitlementStackRead(playerId: String, entitlementId: String)
 }
 
 /// Called by a store at each ``LedgerCheckpoint`` of its transactions, inside the

@@ -7,14 +7,16 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
     public var id: Int64
     /// The key the receiver deduplicates on: the App Store transaction id for a delivery,
     /// ``RefundMessage/idempotencyKey(transactionId:sequence:)`` for a change of its
-    /// refunded share.
+    /// refunded share, ``EntitlementMessage/idempotencyKey(of:)``
+    /// or ``EntitlementMessage/transferKey(originalTransactionId:playerId:at:)`` for an
+    /// entitlement's change.
     public var idempotencyKey: String
     /// The player concerned.
     public var playerId: String
     /// The transaction concerned.
     public var transactionId: String?
-    /// The body to send: JSON, a ``DeliveryMessage`` or a ``RefundMessage`` (told apart by
-    /// their `kind`).
+    /// The body to send: JSON, a ``DeliveryMessage``, a ``RefundMessage`` or an
+    /// ``EntitlementMessage`` (told apart by their `kind`).
     public var payload: Data
     /// How many sends have failed so far.
     public var attempts: Int

@@ -6,7 +6,9 @@ extension LedgerWrites {
     /// the same id waits for the first transaction, then does nothing.) In the same database
     /// transaction, under the refund-state lock (see ``readRefundState(transactionId:dialect:)``),
     /// a transaction whose latest recorded refund-state word refunds all of it is refused,
-    /// and one refunded in part is delivered and its refunded share taken back at once.
+    /// and one refunded in part is delivered and its refunded share taken back at once. A
+    /// delivery with an ``Delivery/entitlement`` sets it on its chain's entitlement
+    /// (see ``grantEntitlement(_:of:reason:dialect:at:)``), in the same transaction.
     static func deliver(
         _ delivery: Delivery,
         dialect: LedgerSQL.Dialect,
@@ -30,6 +32,14 @@ extension LedgerWrites {
                     case (let inserted?, false):
                         return fulfillOrder(of: delivery, purchase: inserted, at: now)
                             .then { purchase in grant(purchase, at: now).map { purchase } }
+                            .then { purchase in
+                                guard let entitlement = delivery.entitlement else { return .done(purchase) }
+                                return grantEntitlement(
+                                    entitlement, of: purchase, reason: entitlement.reason ?? delivery.source.rawValue,
+                                    dialect: dialect, at: now
+                                )
+                                .map { purchase }
+                            }
                             .then { purchase in
                                 move(purchase, toRefundedShare: notices.share, reason: notices.latestType, at: now)
                                     .map { movement in

@@ -41,6 +41,12 @@ enum LedgerRules {
     static func validate(_ delivery: Delivery) throws {
         guard !delivery.transactionId.isEmpty else { throw LedgerError.invalidGrants("empty transaction id") }
         try validateDeliveryGrants(delivery.grants)
+        if let entitlement = delivery.entitlement {
+            guard !entitlement.entitlementId.isEmpty else { throw LedgerError.invalidGrants("empty entitlement id") }
+            if let stackSeconds = entitlement.stackSeconds, stackSeconds <= 0 {
+                throw LedgerError.invalidGrants("entitlement period \(stackSeconds) s is not positive")
+            }
+        }
     }
 
     /// Grants in a fixed item order: balances are always locked in the same order, so

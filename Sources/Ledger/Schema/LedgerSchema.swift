@@ -7,7 +7,8 @@
 ///   references `orders` (checked at commit); `refunded_share` (version 4) in milliunits.
 /// - `balances` — primary key (`player_id`, `item`), materialized from the ledger.
 /// - `ledger_entries` — append-only, `transaction_id` references `purchases`.
-/// - `outbox` — UNIQUE `idempotency_key` (the transaction id; `<id>:refund:<n>` for refunds).
+/// - `outbox` — UNIQUE `idempotency_key` (the transaction id; `<id>:refund:<n>` for refunds;
+///   `entitlement:…` and `entitlement-transfer:…` for entitlements, see ``EntitlementMessage``).
 /// - `history_events` — append-only.
 /// - `notifications` — primary key `notification_uuid` (Apple's duplicates).
 /// - `checkpoints` — primary key `name`.
@@ -15,10 +16,11 @@
 ///   ``consumptionConsent``.
 /// - `staff_accounts`, `staff_sessions`, `audit_log` (version 5, the support console):
 ///   see ``supportConsole``.
+/// - `entitlements` (version 6): see ``entitlements``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
-        initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole,
+        initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

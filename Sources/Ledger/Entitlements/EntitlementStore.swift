@@ -1,0 +1,34 @@
+import Foundation
+
+/// The ledger's entitlements: one row per original transaction, naming the player who
+/// holds what it unlocks and until when (``LedgerStore`` refines it).
+///
+/// Every change (a delivery's insert or update, ``updateEntitlement(_:)``,
+/// ``transferEntitlement(originalTransactionId:to:reason:actor:)``) is one database
+/// transaction that also appends an ``HistoryEventType/entitlementChanged`` (or
+/// ``HistoryEventType/entitlementTransferred``) event and enqueues an
+/// ``EntitlementMessage``. A change reads the row under a lock (PostgreSQL:
+/// `SELECT … FOR UPDATE`; SQLite: its single writer), so concurrent changes of one
+/// entitlement apply one after the other.
+public protocol EntitlementStore: Sendable {
+    /// The player's entitlements, by entitlement id, then oldest first.
+    func entitlements(playerId: String) async throws -> [Entitlement]
+
+    /// The entitlement of this original transaction.
+    func entitlement(originalTransactionId: String) async throws -> Entitlement?
+
+    /// Applies `update` when its ``EntitlementUpdate/appleSignedAt`` is not older than the
+    /// recorded data and it changes something; ``EntitlementChangeResult/unchanged(_:)``
+    /// (nothing written) otherwise.
+    func updateEntitlement(_ update: EntitlementUpdate) async throws -> EntitlementChangeResult
+
+    /// Makes `playerId` the holder, with an audited ``HistoryEventType/entitlementTransferred``
+    /// event on both players' timelines and a message for each;
+    /// ``EntitlementTransferResult/alreadyHeld(_:)`` (nothing written) when the player holds it.
+    func transferEntitlement(originalTransactionId: String, to playerId: String, reason: String, actor: String?)
+        async throws -> EntitlementTransferResult
+
+    /// Auto-renewable entitlements whose `until` is before `date` and whose state still
+    /// entitles, oldest `until` first (the reconciler's work list).
+    func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement]
+}

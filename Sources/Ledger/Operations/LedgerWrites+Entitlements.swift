@@ -1,0 +1,255 @@
+import AppStoreModel
+import Foundation
+
+extension LedgerWrites {
+    /// Sets a newly delivered purchase's grant on the entitlement of its original
+    /// transaction, inside the delivery's database transaction: inserts it for the
+    /// purchase's player when absent; otherwise updates product, transaction, state, end and
+    /// renewal intent if the grant's data is not older than the recorded data and changes
+    /// something (the holder stays).
+    static func grantEntitlement(
+        _ grant: EntitlementGrant,
+        of purchase: Purchase,
+        reason: String,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) -> LedgerOperation<Void> {
+        let originalTransactionId = purchase.originalTransactionId
+        return lockedEntitlement(originalTransactionId, dialect: dialect).then { existing in
+            if let existing {
+                return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
+            }
+            return newEntitlement(grant, of: purchase, dialect: dialect, at: now).then { entitlement in
+                LedgerOperation.first(LedgerSQL.insertEntitlement(entitlement), Entitlement.init(row:))
+            }
+            .then { inserted in
+                if let inserted {
+                    return recordEntitlementChange(inserted, previous: nil, reason: reason, at: now)
+                }
+                // Another transaction inserted the chain's entitlement meanwhile (PostgreSQL
+                // made this insert wait for it): update what it committed.
+                return LedgerOperation.first(
+                    LedgerSQL.entitlement(
+                        originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+                    Entitlement.init(row:)
+                ).then { existing in
+                    guard let existing else {
+                        throw LedgerError.corruptRow("entitlement \(originalTransactionId) conflicted but is missing")
+                    }
+                    return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
+                }
+            }
+        }
+    }
+
+    /// Applies ``EntitlementStore/updateEntitlement(_:)`` in one database transaction.
+    static func updateEntitlement(
+        _ update: EntitlementUpdate,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) -> LedgerOperation<EntitlementChangeResult> {
+        lockedEntitlement(update.originalTransactionId, dialect: dialect).then { existing in
+            guard let existing else { return .done(.unknown) }
+            guard update.appleSignedAt >= existing.appleSignedAt else { return .done(.unchanged(existing)) }
+            var changed = existing
+            changed.transactionId = update.transactionId ?? existing.transactionId
+            changed.productId = update.productId ?? existing.productId
+            changed.state = update.state
+            if update.setsUntil { changed.until = update.until }
+            changed.autoRenew = update.autoRenew ?? existing.autoRenew
+            changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
+            return write(changed, over: existing, signedAt: update.appleSignedAt, reason: update.reason, at: now)
+                .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
+        }
+    }
+
+    /// Applies ``EntitlementStore/transferEntitlement(originalTransactionId:to:reason:actor:)``
+    /// in one database transaction.
+    static func transferEntitlement(
+        originalTransactionId: String,
+        to playerId: String,
+        reason: String,
+        actor: String?,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) -> LedgerOperation<EntitlementTransferResult> {
+        lockedEntitlement(originalTransactionId, dialect: dialect).then { existing in
+            guard let existing else { return .done(.unknown) }
+            guard existing.playerId != playerId else { return .done(.alreadyHeld(existing)) }
+            var moved = existing
+            moved.playerId = playerId
+            moved.updatedAt = now
+            return LedgerOperation.first(LedgerSQL.updateEntitlement(moved), Entitlement.init(row:)).then { written in
+                guard let written else {
+                    throw LedgerError.corruptRow("entitlement \(originalTransactionId) vanished while locked")
+                }
+                let from = existing.playerId
+                var details = [
+                    "originalTransactionId": originalTransactionId, "entitlementId": written.entitlementId,
+                    "from": from, "to": playerId, "reason": reason,
+                ]
+                details["actor"] = actor
+                let detail = details
+                return LedgerOperation<Void>.reduce([from, playerId], into: ()) { _, player in
+                    let event = HistoryEvent(
+                        type: .entitlementTransferred, playerId: player, transactionId: written.transactionId,
+                        detail: detail, createdAt: now)
+                    let message = EntitlementMessage(entitlement: written, reason: reason, at: now, playerId: player)
+                    return LedgerOperation.execute(try LedgerSQL.insertEvent(event)).then {
+                        .execute(
+                            LedgerSQL.insertOutbox(
+                                idempotencyKey: EntitlementMessage.transferKey(
+                                    originalTransactionId: originalTransactionId, playerId: player, at: now),
+                                playerId: player,
+                                transactionId: written.transactionId,
+                                payload: String(decoding: try message.encoded(), as: UTF8.self),
+                                at: now))
+                    }
+                }
+                .map { .transferred(from: from, written) }
+            }
+        }
+    }
+
+    /// Reads the entitlement under its row lock (PostgreSQL), then passes the
+    /// ``LedgerCheckpoint/entitlementRead(originalTransactionId:)`` checkpoint.
+    private static func lockedEntitlement(
+        _ originalTransactionId: String,
+        dialect: LedgerSQL.Dialect
+    ) -> LedgerOperation<Entitlement?> {
+        LedgerOperation.first(
+            LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+            Entitlement.init(row:)
+        )
+        .then { existing in
+            .checkpoint(.entitlementRead(originalTransactionId: originalTransactionId), returning: existing)
+        }
+    }
+
+    /// The entitlement a first delivery of its chain creates; a stacked period ends
+    /// `stackSeconds` after the later of its purchase and the end of the player's latest
+    /// entitling period of the same id and product type (read under the stack's lock).
+    private static func newEntitlement(
+        _ grant: EntitlementGrant,
+        of purchase: Purchase,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) -> LedgerOperation<Entitlement> {
+        let entitlement = Entitlement(
+            originalTransactionId: purchase.originalTransactionId,
+            playerId: purchase.playerId,
+            entitlementId: grant.entitlementId,
+            productId: purchase.productId,
+            productType: grant.productType,
+            transactionId: purchase.transactionId,
+            state: grant.state,
+            since: grant.since.ledgerNormalized,
+            until: grant.until?.ledgerNormalized,
+            autoRenew: grant.autoRenew,
+            autoRenewProductId: grant.autoRenewProductId,
+            ownership: grant.ownership,
+            environment: purchase.environment.rawValue,
+            appleSignedAt: grant.appleSignedAt.ledgerNormalized,
+            updatedAt: now
+        )
+        guard let stackSeconds = grant.stackSeconds else { return .done(entitlement) }
+        let lock: LedgerOperation<Void> =
+            switch dialect {
+            case .postgres:
+                .execute(
+                    LedgerSQL.lockEntitlementStack(playerId: purchase.playerId, entitlementId: grant.entitlementId))
+            case .sqlite: .done(())
+            }
+        let latest = LedgerSQL.latestStackedEnd(
+            playerId: purchase.playerId, entitlementId: grant.entitlementId, productType: grant.productType)
+        return lock.then { _ in
+            LedgerOperation.statement(latest) { rows in
+                let latestEnd = try rows.first?.timestamp("ends_at")
+                let start = max(purchase.purchaseDate, latestEnd ?? purchase.purchaseDate)
+                var stacked = entitlement
+                stacked.until = start.addingTimeInterval(TimeInterval(stackSeconds)).ledgerNormalized
+                return .checkpoint(
+                    .entitlementStackRead(playerId: purchase.playerId, entitlementId: grant.entitlementId),
+                    returning: stacked)
+            }
+        }
+    }
+
+    /// Applies a delivery's grant to the chain's recorded entitlement (never its holder).
+    private static func applyGrant(
+        _ grant: EntitlementGrant,
+        of purchase: Purchase,
+        to existing: Entitlement,
+        reason: String,
+        at now: Date
+    ) -> LedgerOperation<Void> {
+        let signedAt = grant.appleSignedAt.ledgerNormalized
+        guard signedAt >= existing.appleSignedAt else { return .done(()) }
+        var changed = existing
+        changed.productId = purchase.productId
+        changed.transactionId = purchase.transactionId
+        changed.state = grant.state
+        // A stacked period's end was fixed when it was bought.
+        if grant.stackSeconds == nil { changed.until = grant.until?.ledgerNormalized }
+        changed.autoRenew = grant.autoRenew
+        changed.autoRenewProductId = grant.autoRenewProductId
+        return write(changed, over: existing, signedAt: signedAt, reason: reason, at: now).map { _ in () }
+    }
+
+    /// Writes `changed` (signed at `signedAt`) with its event and message unless it differs
+    /// from `existing` in nothing but the signed date; the written entitlement, or `nil`.
+    private static func write(
+        _ changed: Entitlement,
+        over existing: Entitlement,
+        signedAt: Date,
+        reason: String,
+        at now: Date
+    ) -> LedgerOperation<Entitlement?> {
+        var changed = changed
+        changed.appleSignedAt = existing.appleSignedAt
+        changed.updatedAt = existing.updatedAt
+        guard changed != existing else { return .done(nil) }
+        changed.appleSignedAt = signedAt.ledgerNormalized
+        changed.updatedAt = now
+        let originalTransactionId = changed.originalTransactionId
+        return LedgerOperation.first(LedgerSQL.updateEntitlement(changed), Entitlement.init(row:)).then { written in
+            guard let written else {
+                throw LedgerError.corruptRow("entitlement \(originalTransactionId) vanished while locked")
+            }
+            return recordEntitlementChange(written, previous: existing, reason: reason, at: now).map { written }
+        }
+    }
+
+    /// Appends the ``HistoryEventType/entitlementChanged`` event and enqueues the
+    /// ``EntitlementMessage`` of a created or changed entitlement.
+    private static func recordEntitlementChange(
+        _ entitlement: Entitlement,
+        previous: Entitlement?,
+        reason: String,
+        at now: Date
+    ) -> LedgerOperation<Void> {
+        var detail = [
+            "originalTransactionId": entitlement.originalTransactionId,
+            "entitlementId": entitlement.entitlementId,
+            "productId": entitlement.productId,
+            "state": entitlement.state.rawValue,
+            "appleSignedDate": String(entitlement.appleSignedAt.ledgerMilliseconds),
+            "reason": reason,
+        ]
+        detail["previousState"] = previous?.state.rawValue
+        detail["until"] = entitlement.until.map { String($0.ledgerMilliseconds) }
+        let event = HistoryEvent(
+            type: .entitlementChanged, playerId: entitlement.playerId, transactionId: entitlement.transactionId,
+            detail: detail, createdAt: now)
+        let message = EntitlementMessage(entitlement: entitlement, reason: reason, at: now)
+        return LedgerOperation<Void>.done(()).then { .execute(try LedgerSQL.insertEvent(event)) }.then {
+            .execute(
+                LedgerSQL.insertOutbox(
+                    idempotencyKey: EntitlementMessage.idempotencyKey(of: entitlement),
+                    playerId: entitlement.playerId,
+                    transactionId: entitlement.transactionId,
+                    payload: String(decoding: try message.encoded(), as: UTF8.self),
+                    at: now))
+        }
+    }
+}

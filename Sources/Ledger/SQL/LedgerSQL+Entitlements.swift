@@ -1,0 +1,120 @@
+import Foundation
+
+extension LedgerSQL {
+    static let entitlementColumns = """
+        original_transaction_id, player_id, entitlement_id, product_id, product_type, transaction_id, state, \
+        starts_at, ends_at, auto_renew, auto_renew_product_id, ownership, environment, apple_signed_at, updated_at
+        """
+
+    /// The first key of the PostgreSQL advisory locks on a player's stacked entitlements
+    /// (non-renewing periods); the second is the hash of the player and entitlement id.
+    static let entitlementStackLockSpace: Int64 = 0x534B_454E  // "SKEN"
+
+    /// The states that entitle, as an SQL list.
+    private static let entitlingStates = EntitlementState.allCases.filter(\.entitles)
+        .map { "'\($0.rawValue)'" }.joined(separator: ", ")
+
+    /// Inserts the entitlement unless its original transaction has one; a row only when
+    /// inserted.
+    static func insertEntitlement(_ entitlement: Entitlement) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO entitlements (\(entitlementColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (original_transaction_id) DO NOTHING
+            RETURNING \(entitlementColumns)
+            """,
+            [
+                .text(entitlement.originalTransactionId), .text(entitlement.playerId),
+                .text(entitlement.entitlementId), .text(entitlement.productId), .text(entitlement.productType),
+                .text(entitlement.transactionId), .text(entitlement.state.rawValue), .timestamp(entitlement.since),
+                .optional(entitlement.until), .optional(entitlement.autoRenew),
+                .optional(entitlement.autoRenewProductId), .text(entitlement.ownership),
+                .text(entitlement.environment), .timestamp(entitlement.appleSignedAt),
+                .timestamp(entitlement.updatedAt),
+            ]
+        )
+    }
+
+    /// Writes every changeable field of the entitlement (holder, product, transaction,
+    /// state, end, renewal intent, signed date, change time); returns it.
+    static func updateEntitlement(_ entitlement: Entitlement) -> LedgerStatement {
+        LedgerStatement(
+            """
+            UPDATE entitlements SET player_id = ?, product_id = ?, transaction_id = ?, state = ?, ends_at = ?, \
+            auto_renew = ?, auto_renew_product_id = ?, apple_signed_at = ?, updated_at = ?
+            WHERE original_transaction_id = ?
+            RETURNING \(entitlementColumns)
+            """,
+            [
+                .text(entitlement.playerId), .text(entitlement.productId), .text(entitlement.transactionId),
+                .text(entitlement.state.rawValue), .optional(entitlement.until), .optional(entitlement.autoRenew),
+                .optional(entitlement.autoRenewProductId), .timestamp(entitlement.appleSignedAt),
+                .timestamp(entitlement.updatedAt), .text(entitlement.originalTransactionId),
+            ]
+        )
+    }
+
+    /// The entitlement of an original transaction; with `locking`, PostgreSQL locks its row
+    /// until the end of the transaction (`FOR UPDATE`), so a change reads what the previous
+    /// one committed.
+    static func entitlement(originalTransactionId: String, locking: Bool, dialect: Dialect) -> LedgerStatement {
+        let lock = locking && dialect == .postgres ? " FOR UPDATE" : ""
+        return LedgerStatement(
+            "SELECT \(entitlementColumns) FROM entitlements WHERE original_transaction_id = ?\(lock)",
+            [.text(originalTransactionId)]
+        )
+    }
+
+    static func entitlements(playerId: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(entitlementColumns) FROM entitlements WHERE player_id = ?
+            ORDER BY entitlement_id, starts_at, original_transaction_id
+            """,
+            [.text(playerId)]
+        )
+    }
+
+    /// Entitling entitlements of `productType` whose end is before `date`, oldest end first.
+    static func lapsedEntitlements(productType: String, before date: Date, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(entitlementColumns) FROM entitlements
+            WHERE state IN (\(entitlingStates)) AND ends_at IS NOT NULL AND ends_at < ? AND product_type = ?
+            ORDER BY ends_at, original_transaction_id
+            LIMIT ?
+            """,
+            [.timestamp(date), .text(productType), .integer(Int64(max(limit, 0)))]
+        )
+    }
+
+    /// The latest end (as `ends_at`, NULL when none) of the player's entitling
+    /// entitlements of this id and product type: where a stacked period starts.
+    static func latestStackedEnd(playerId: String, entitlementId: String, productType: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT max(ends_at) AS ends_at FROM entitlements
+            WHERE player_id = ? AND entitlement_id = ? AND product_type = ? AND state IN (\(entitlingStates))
+            """,
+            [.text(playerId), .text(entitlementId), .text(productType)]
+        )
+    }
+
+    /// Locks the player's stacked entitlements of this id until the end of the database
+    /// transaction, so two periods bought at once stack one after the other. (PostgreSQL
+    /// only: SQLite has one writer.)
+    static func lockEntitlementStack(playerId: String, entitlementId: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))",
+            [.integer(entitlementStackLockSpace), .text("\(playerId)\u{1F}\(entitlementId)")]
+        )
+    }
+}
+
+extension SQLArgument {
+    /// A flag as 0 or 1, or NULL for `nil`.
+    static func optional(_ value: Bool?) -> SQLArgument {
+        value.map { .integer($0 ? 1 : 0) } ?? .null
+    }
+}

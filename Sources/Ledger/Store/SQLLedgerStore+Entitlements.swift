@@ -1,0 +1,38 @@
+import AppStoreModel
+import Foundation
+
+extension SQLLedgerStore {
+    public func entitlements(playerId: String) async throws -> [Entitlement] {
+        try await read(.rows(LedgerSQL.entitlements(playerId: playerId), Entitlement.init(row:)))
+    }
+
+    public func entitlement(originalTransactionId: String) async throws -> Entitlement? {
+        try await read(
+            .first(
+                LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: false, dialect: dialect),
+                Entitlement.init(row:)))
+    }
+
+    public func updateEntitlement(_ update: EntitlementUpdate) async throws -> EntitlementChangeResult {
+        var update = update
+        update.appleSignedAt = update.appleSignedAt.ledgerNormalized
+        update.until = update.until?.ledgerNormalized
+        return try await write(LedgerWrites.updateEntitlement(update, dialect: dialect, at: now))
+    }
+
+    public func transferEntitlement(originalTransactionId: String, to playerId: String, reason: String, actor: String?)
+        async throws -> EntitlementTransferResult
+    {
+        try await write(
+            LedgerWrites.transferEntitlement(
+                originalTransactionId: originalTransactionId, to: playerId, reason: reason, actor: actor,
+                dialect: dialect, at: now))
+    }
+
+    public func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement] {
+        guard limit > 0 else { return [] }
+        let statement = LedgerSQL.lapsedEntitlements(
+            productType: ProductType.autoRenewable.rawValue, before: date.ledgerNormalized, limit: limit)
+        return try await read(.rows(statement, Entitlement.init(row:)))
+    }
+}
