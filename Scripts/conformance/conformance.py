@@ -37,10 +37,12 @@ from appstoreserverlibrary.api_client import (  # noqa: E402
     AppStoreServerAPIClient,
     GetTransactionHistoryVersion,
 )
+from appstoreserverlibrary.models.AutoRenewStatus import AutoRenewStatus  # noqa: E402
 from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest  # noqa: E402
 from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1  # noqa: E402
 from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus  # noqa: E402
 from appstoreserverlibrary.models.Environment import Environment  # noqa: E402
+from appstoreserverlibrary.models.ExpirationIntent import ExpirationIntent  # noqa: E402
 from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType  # noqa: E402
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest  # noqa: E402
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2  # noqa: E402
@@ -54,6 +56,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import (  # noqa: E4
     ProductType,
     TransactionHistoryRequest,
 )
+from appstoreserverlibrary.models.TransactionReason import TransactionReason  # noqa: E402
 from appstoreserverlibrary.models.Type import Type  # noqa: E402
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest  # noqa: E402
 from appstoreserverlibrary.receipt_utility import ReceiptUtility  # noqa: E402
@@ -514,6 +517,65 @@ class SubscriptionTests(ConformanceCase):
         WORLD.verifier.verify_and_decode_renewal_info(items[0].signedRenewalInfo)
         expired = WORLD.client.get_all_subscription_statuses(tid, [Status.EXPIRED])
         self.assertEqual([i for g in expired.data or [] for i in g.lastTransactions], [])
+
+    def status_of(self, tid: str):
+        """The chain's status item and its decoded renewal info, through Apple's client."""
+        statuses = WORLD.client.get_all_subscription_statuses(tid)
+        items = [item for group in statuses.data for item in group.lastTransactions if item.originalTransactionId == tid]
+        self.assertEqual(len(items), 1)
+        return items[0], WORLD.verifier.verify_and_decode_renewal_info(items[0].signedRenewalInfo)
+
+    def test_renewal_grace_period_recovery_and_expiry(self):
+        device = new_device()
+        tid = buy(device, "vip.monthly")["transactionId"]
+        renewed = control("POST", f"/emulator/v1/subscriptions/{tid}/renew")
+        renewal_id = renewed["transaction"]["transactionId"]
+        did_renew = self.notifications_about(renewal_id, NotificationTypeV2.DID_RENEW)
+        self.assertEqual(len(did_renew), 1)
+        payload = self.transaction(did_renew[0].data.signedTransactionInfo)
+        self.assertEqual(payload.originalTransactionId, tid)
+        self.assertEqual(payload.transactionReason, TransactionReason.RENEWAL)
+        item, renewal = self.status_of(tid)
+        self.assertEqual((item.status, self.transaction(item.signedTransactionInfo).transactionId),
+                         (Status.ACTIVE, renewal_id))
+
+        control("POST", f"/emulator/v1/subscriptions/{tid}/fail-renewal", {"gracePeriod": True})
+        item, renewal = self.status_of(tid)
+        self.assertEqual(item.status, Status.BILLING_GRACE_PERIOD)
+        self.assertTrue(renewal.isInBillingRetryPeriod)
+        self.assertEqual(renewal.gracePeriodExpiresDate, payload.expiresDate + 16 * 86_400_000)
+        control("POST", f"/emulator/v1/subscriptions/{tid}/expire-grace")
+        self.assertEqual(self.status_of(tid)[0].status, Status.BILLING_RETRY)
+        control("POST", f"/emulator/v1/subscriptions/{tid}/expire")
+        item, renewal = self.status_of(tid)
+        self.assertEqual(item.status, Status.EXPIRED)
+        self.assertEqual(renewal.expirationIntent, ExpirationIntent.BILLING_ERROR)
+        self.assertEqual(renewal.autoRenewStatus, AutoRenewStatus.OFF)
+        expired = self.notifications_about(renewal_id, NotificationTypeV2.EXPIRED)
+        self.assertEqual([n.subtype for n in expired], [Subtype.BILLING_RETRY])
+
+    def test_upgrade_refunds_the_old_period_prorated_and_family_sharing(self):
+        device = new_device()
+        tid = buy(device, "vip.monthly")["transactionId"]
+        upgraded = control("POST", f"/emulator/v1/devices/{device}/subscriptions/{tid}/change",
+                           {"productId": "vip.premium"})
+        new_id = upgraded["transaction"]["transactionId"]
+        upgrade = self.notifications_about(new_id, NotificationTypeV2.DID_CHANGE_RENEWAL_PREF)
+        self.assertEqual([n.subtype for n in upgrade], [Subtype.UPGRADE])
+        old = self.transaction(WORLD.client.get_transaction_info(tid).signedTransactionInfo)
+        self.assertIn(old.revocationType, [RevocationType.REFUND_PRORATED, RevocationType.REFUND_FULL])
+        item, renewal = self.status_of(tid)
+        self.assertEqual((item.status, renewal.productId, renewal.autoRenewProductId),
+                         (Status.ACTIVE, "vip.premium", "vip.premium"))
+
+        member = new_device()
+        shared = control("POST", f"/emulator/v1/subscriptions/{tid}/family-share", {"deviceId": member})
+        payload = self.transaction(shared["signedTransaction"])
+        self.assertEqual(payload.inAppOwnershipType, InAppOwnershipType.FAMILY_SHARED)
+        self.assertIsNone(payload.appAccountToken)
+        self.assertEqual(self.status_of(payload.originalTransactionId)[0].status, Status.ACTIVE)
+        restored = control("POST", f"/emulator/v1/devices/{member}/restore")
+        self.assertEqual([t["transactionId"] for t in restored], [payload.transactionId])
 
 
 def main() -> int:

@@ -26,17 +26,25 @@ public actor AppStoreEmulator {
     let jwsSigner: JWSSigner
     let receiptSigner: ReceiptSigner
     let receiptVerifier: ReceiptVerifier
+    /// The renewal clock, while it runs.
+    var subscriptionClock: Task<Void, Never>?
 
     /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
     /// on first use, and resumes delivering notifications that were not delivered.
     ///
     /// - Throws: ``EmulatorError`` `invalid_configuration` when the configuration's
-    ///   `timeScale` is not finite or is negative; the error of reading or creating the
+    ///   `timeScale` is not finite or is negative, or its `subscriptionTimeScale` is not
+    ///   finite and positive; the error of reading or creating the
     ///   data directory's files.
     public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
         guard configuration.timeScale.isFinite, configuration.timeScale >= 0 else {
             throw EmulatorError(
                 "invalid_configuration", "timeScale must be finite and not negative, not \(configuration.timeScale)")
+        }
+        guard configuration.subscriptionTimeScale.isFinite, configuration.subscriptionTimeScale > 0 else {
+            throw EmulatorError(
+                "invalid_configuration",
+                "subscriptionTimeScale must be finite and positive, not \(configuration.subscriptionTimeScale)")
         }
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -84,10 +92,13 @@ public actor AppStoreEmulator {
                 )
             }
         }
+        if configuration.runsSubscriptionClock { subscriptionClock = SubscriptionClock.start(self) }
     }
 
-    /// Stops delivering notifications.
+    /// Stops the renewal clock and delivering notifications.
     public func shutdown() async {
+        subscriptionClock?.cancel()
+        subscriptionClock = nil
         await dispatcher.shutdown()
     }
 

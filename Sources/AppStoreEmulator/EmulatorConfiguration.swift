@@ -18,6 +18,14 @@ public struct EmulatorConfiguration: Sendable {
     /// Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours); finite and
     /// not negative, or ``AppStoreEmulator`` refuses to start.
     public var timeScale: Double
+    /// Multiplies subscription periods, grace periods and billing retry (1/8640 makes a
+    /// 30-day month last 5 minutes, like Apple's sandbox); finite and positive, or
+    /// ``AppStoreEmulator`` refuses to start.
+    public var subscriptionTimeScale: Double = 1
+    /// Whether the emulator's renewal clock runs by itself (renewing, failing and expiring
+    /// subscriptions as their periods end). Off, only
+    /// ``AppStoreEmulator/processDueSubscriptions(now:)`` moves them.
+    public var runsSubscriptionClock: Bool = true
 
     /// Creates a configuration; the sample catalog and no notification URL by default.
     public init(
@@ -27,7 +35,9 @@ public struct EmulatorConfiguration: Sendable {
         catalog: EmulatorCatalog = .sample,
         notificationURL: URL? = nil,
         sharedSecret: String? = nil,
-        timeScale: Double = 1
+        timeScale: Double = 1,
+        subscriptionTimeScale: Double = 1,
+        runsSubscriptionClock: Bool = true
     ) {
         self.dataDirectory = dataDirectory
         self.bundleId = bundleId
@@ -36,5 +46,7 @@ public struct EmulatorConfiguration: Sendable {
         self.notificationURL = notificationURL
         self.sharedSecret = sharedSecret
         self.timeScale = timeScale
+        self.subscriptionTimeScale = subscriptionTimeScale
+        self.runsSubscriptionClock = runsSubscriptionClock
     }
 }

@@ -14,7 +14,7 @@ struct DevicePurchaseAnswer: Codable, Hashable, Sendable {
     var appTransactionId: String?
 }
 
-/// A transaction of `GET …/transactions/unfinished`.
+/// A transaction of `GET …/transactions/unfinished` and `POST …/restore`.
 struct DeviceTransactionBody: Codable, Hashable, Sendable {
     var transactionId: String
     var productId: String

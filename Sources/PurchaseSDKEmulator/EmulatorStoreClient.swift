@@ -86,6 +86,13 @@ public struct EmulatorStoreClient: StoreClient {
         return transactions.map(transaction)
     }
 
+    /// `POST …/restore`: the current transaction of every non-consumable and subscription
+    /// chain of the device's Apple account.
+    public func currentTransactions() async throws -> [StoreTransaction] {
+        let transactions: [DeviceTransactionBody] = try await http.post(devicePath("restore"), body: EmptyBody())
+        return transactions.map(transaction)
+    }
+
     public func finish(transactionId: String) async throws {
         let _: FinishAnswer = try await http.post(devicePath("transactions/\(transactionId)/finish"), body: EmptyBody())
     }

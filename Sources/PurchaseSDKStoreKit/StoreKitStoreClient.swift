@@ -61,6 +61,18 @@
             return unfinished
         }
 
+        /// `Transaction.currentEntitlements`: the latest transaction of each non-consumable,
+        /// active subscription and non-renewing subscription the account owns. It does not
+        /// sync with the App Store; a Restore Purchases button may call `AppStore.sync()`
+        /// first, as Apple advises, for an account whose transactions this device never saw.
+        public func currentTransactions() async throws -> [StoreTransaction] {
+            var current: [StoreTransaction] = []
+            for await verification in Transaction.currentEntitlements {
+                current.append(await transactions.keep(verification))
+            }
+            return current
+        }
+
         public func finish(transactionId: String) async throws {
             if let transaction = await transactions.transaction(id: transactionId) {
                 await transaction.finish()

@@ -28,6 +28,7 @@ public struct PurchaseServer: Sendable {
     let store: any LedgerStore
     let authenticator: RequestAuthenticator
     let desk: PurchaseDesk
+    let restoreDesk: RestoreDesk
     let intake: NotificationIntake
     let deliverer: PurchaseDeliverer
     let serverAPIClient: AppStoreServerAPIClient?
@@ -114,6 +115,9 @@ public struct PurchaseServer: Sendable {
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
             verifier: verifier, deliverer: deliverer)
+        self.restoreDesk = RestoreDesk(
+            store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
+            policy: configuration.restoreTransferPolicy)
 
         let notificationPolicy = VerificationPolicy(
             bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)

@@ -46,7 +46,8 @@ public final class DevStack: Sendable {
                 timeout: .init(connect: .seconds(1), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000)))))
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
-                dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale))
+                dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,
+                subscriptionTimeScale: try settings.resolvedSubscriptionTimeScale()))
         configuration = Self.wire(settings.server, to: emulator)
         await state.setPort(settings.port, instance: 0)
         do {

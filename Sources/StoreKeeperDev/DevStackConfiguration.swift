@@ -18,6 +18,10 @@ public struct DevStackConfiguration: Sendable {
     public var sendsNotifications: Bool
     /// Multiplies Apple's notification retry schedule.
     public var notificationTimeScale: Double
+    /// Multiplies subscription periods in the emulator; `nil` takes
+    /// `STOREKEEPER_SUBSCRIPTION_TIME_SCALE` from the environment, or 1/8640 (a 30-day month
+    /// lasts 5 minutes, like Apple's sandbox).
+    public var subscriptionTimeScale: Double?
     /// The server configuration before the stack wires it to the emulator (bundle id,
     /// Apple endpoints and key); secrets default to `dev-player-secret` and `dev-admin-key`
     /// when nil. ``development`` by default.
@@ -46,6 +50,7 @@ public struct DevStackConfiguration: Sendable {
         emulatorDirectory: URL,
         sendsNotifications: Bool = true,
         notificationTimeScale: Double = 0.001,
+        subscriptionTimeScale: Double? = nil,
         server: ServerConfiguration = Self.development,
         extraRoutes: @escaping @Sendable (Router<StoreKeeperRequestContext>) -> Void = { _ in },
         runsBackgroundServices: Bool = true,
@@ -59,6 +64,7 @@ public struct DevStackConfiguration: Sendable {
         self.emulatorDirectory = emulatorDirectory
         self.sendsNotifications = sendsNotifications
         self.notificationTimeScale = notificationTimeScale
+        self.subscriptionTimeScale = subscriptionTimeScale
         self.server = server
         self.extraRoutes = extraRoutes
         self.runsBackgroundServices = runsBackgroundServices
@@ -66,6 +72,29 @@ public struct DevStackConfiguration: Sendable {
         self.appleTimeoutSeconds = appleTimeoutSeconds
         self.instances = instances
         self.logger = logger
+    }
+
+    /// The development subscription time scale: a 30-day month lasts 5 minutes.
+    public static let developmentSubscriptionTimeScale = 1.0 / 8_640
+
+    /// The subscription time scale to run with: ``subscriptionTimeScale``, else
+    /// `STOREKEEPER_SUBSCRIPTION_TIME_SCALE` from `environment`, else
+    /// ``developmentSubscriptionTimeScale``.
+    ///
+    /// - Throws: ``DevStackError`` when the variable is not a finite positive number.
+    public func resolvedSubscriptionTimeScale(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Double {
+        if let subscriptionTimeScale { return subscriptionTimeScale }
+        guard let text = environment["STOREKEEPER_SUBSCRIPTION_TIME_SCALE"] else {
+            return Self.developmentSubscriptionTimeScale
+        }
+        guard let scale = Double(text), scale.isFinite, scale > 0 else {
+            throw DevStackError(
+                "STOREKEEPER_SUBSCRIPTION_TIME_SCALE must be a finite positive number (1/8640 is 0.00011574), "
+                    + "not \"\(text)\"")
+        }
+        return scale
     }
 
     /// A sandbox deployment that accepts sandbox, production and Xcode purchases, answers

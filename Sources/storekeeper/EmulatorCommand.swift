@@ -20,6 +20,13 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours).")
     var timeScale: Double = 1
 
+    @Option(
+        help: """
+            Multiplies subscription periods, grace periods and billing retry (0.00011574 makes a 30-day \
+            month last 5 minutes); the emulator renews subscriptions on this clock.
+            """)
+    var subscriptionTimeScale: Double = 1
+
     @Option(help: "A JSON catalog file ({\"products\": [...]}); the sample catalog otherwise.")
     var catalog: String?
 
@@ -38,6 +45,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard timeScale > 0, timeScale.isFinite else { throw ValidationError("--time-scale must be a positive number") }
+        guard subscriptionTimeScale > 0, subscriptionTimeScale.isFinite else {
+            throw ValidationError("--subscription-time-scale must be a positive number")
+        }
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")
         }
@@ -51,7 +61,8 @@ struct EmulatorCommand: AsyncParsableCommand {
                 catalog: try catalog.map { try EmulatorCatalog.load(from: URL(fileURLWithPath: $0)) } ?? .sample,
                 notificationURL: notificationURL.flatMap(URL.init(string:)),
                 sharedSecret: sharedSecret,
-                timeScale: timeScale
+                timeScale: timeScale,
+                subscriptionTimeScale: subscriptionTimeScale
             )
         )
         let router = Router()

@@ -10,8 +10,10 @@ struct SimulateCommand: AsyncParsableCommand {
         discussion: """
             Runs the App Store emulator, the purchase server and one SDK pipeline per simulated device in \
             this process, injects every fault (each at its rate), quiesces, and compares Apple's charges with \
-            the server's ledger. Exits 1 when a charge was lost, delivered twice, delivered to the wrong \
-            player, or a forgery was delivered, printing the seed and each offending transaction's history; \
+            the server's ledger, and Apple's subscription periods with the ledger's entitlements. Exits 1 when \
+            a charge was lost, delivered twice, delivered to the wrong player, or a forgery was delivered, or when \
+            a paid period was not entitled to the right player or an entitlement outlived Apple's expiry plus \
+            grace, printing the seed and each offending transaction's history; \
             exits 3 (inconclusive) when nothing offended but a purchase was still in flight after every round \
             of waiting. Each offending or in-flight purchase's full history goes to \
             simulation-SEED-offenders.json (in --history-dir, or the current directory). \
@@ -60,6 +62,20 @@ struct SimulateCommand: AsyncParsableCommand {
             """)
     var instances = 1
 
+    @Option(
+        help: """
+            How many subscription players besides --players: each buys vip.monthly, levelpack1 and seasonpass, \
+            then lives --subscription-steps steps of renewals, billing failures, grace periods, upgrades, \
+            refunds of periods, family sharing and restores; the oracle checks their entitlements.
+            """)
+    var subscriptionPlayers = 2
+
+    @Option(
+        help:
+            "How many subscription periods (a second each: a month is scaled to a second) each subscription player lives."
+    )
+    var subscriptionSteps = 8
+
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
@@ -76,6 +92,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(SimulationSummary(report).text)
@@ -102,6 +119,7 @@ struct SimulateCommand: AsyncParsableCommand {
         return SimulationConfiguration(
             players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates,
             reconcilerIntervalSeconds: reconcilerInterval, serial: serial,
-            historyDirectory: historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, instances: instances)
+            historyDirectory: historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, instances: instances,
+            subscriptionPlayers: subscriptionPlayers, subscriptionSteps: subscriptionSteps)
     }
 }

@@ -13,7 +13,10 @@ struct SimulationSummary {
         let faults = report.faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
         let verdict =
             switch report.verdict {
-            case .pass: "PASS: every charge delivered exactly once, to the player who paid"
+            case .pass:
+                "PASS: every charge delivered exactly once, to the player who paid"
+                    + (report.subscriptions.players > 0
+                        ? "; every paid period entitled to the right player, nobody past Apple's expiry" : "")
             case .fail: "FAIL"
             case .inconclusive:
                 "INCONCLUSIVE: \(report.counts.inFlight) purchases still in flight after "
@@ -37,6 +40,7 @@ struct SimulationSummary {
                 + report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
             "outcome digest: \(report.outcomeDigest)",
         ]
+        lines += subscriptionLines
         if !report.resolvedInFlight.isEmpty {
             lines.append(
                 "waited \(report.extraQuiesceRounds) extra rounds for \(report.resolvedInFlight.count) purchases "
@@ -47,12 +51,19 @@ struct SimulationSummary {
         return lines.joined(separator: "\n")
     }
 
-    /// Each offending transaction with its history, and how to replay the run.
+    /// Each offending transaction with its history, each entitlement violation, and how to
+    /// replay the run.
     var offenders: String {
         var lines = ["\(report.offenders.count) offending transactions; replay with --seed \(report.seed)"]
         for offender in report.offenders {
             lines.append("\(offender.kind.rawValue) \(offender.transactionId): \(offender.detail)")
             lines += offender.history.map { "    \($0)" }
+        }
+        for violation in report.subscriptions.verdict.violations {
+            lines.append(
+                "\(violation.kind.rawValue) \(violation.originalTransactionId) "
+                    + "(\(violation.playerId ?? "no player")): \(violation.detail)")
+            lines += violation.history.map { "    \($0)" }
         }
         if let file = report.historyFile { lines.append("full history: \(file)") }
         return lines.joined(separator: "\n") + "\n" + (report.inFlight.isEmpty ? "" : inFlight)

@@ -54,11 +54,7 @@ struct AppAccountTokenTests {
         defer { fixture.remove() }
         let original = try await fixture.buy("vip.monthly", token: "11111111-1111-1111-1111-111111111111")
         // A renewal: the same purchase's next transaction.
-        var renewal = try await fixture.emulator.transaction(original)
-        renewal.transactionId = "2999000000000001"
-        renewal.purchaseDate += 30 * 86_400_000
-        try await fixture.emulator.commit([.transaction(renewal)])
-        let renewalId = renewal.transactionId
+        let renewalId = try await fixture.emulator.renewSubscription(originalTransactionId: original).transactionId
         let token = "22222222-2222-2222-2222-222222222222"
         try await fixture.live { _, client in
             let set = try await fixture.call(

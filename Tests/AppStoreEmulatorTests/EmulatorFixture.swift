@@ -11,14 +11,20 @@ struct EmulatorFixture {
     let directory: URL
     let emulator: AppStoreEmulator
 
-    init(timeScale: Double = 0.00001, sharedSecret: String? = nil, directory: URL? = nil) async throws {
+    init(
+        timeScale: Double = 0.00001, sharedSecret: String? = nil, directory: URL? = nil,
+        catalog: EmulatorCatalog = .sample, subscriptionTimeScale: Double = 1
+    ) async throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)")
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: self.directory,
+                catalog: catalog,
                 sharedSecret: sharedSecret,
-                timeScale: timeScale
+                timeScale: timeScale,
+                subscriptionTimeScale: subscriptionTimeScale,
+                runsSubscriptionClock: false
             )
         )
     }
@@ -42,6 +48,18 @@ struct EmulatorFixture {
             transport: AsyncHTTPClientTransport()
         )
     }
+
+    /// The sample catalog, a yearly VIP at level 1 (a crossgrade from vip.premium) and a
+    /// second subscription group (`club.monthly`, group 20000002).
+    static let twoGroupCatalog = EmulatorCatalog(
+        products: EmulatorCatalog.sample.products + [
+            EmulatorProduct(
+                productId: "vip.annual", type: .autoRenewable, price: 49_990, subscriptionGroupIdentifier: "20000001",
+                subscriptionGroupLevel: 1, subscriptionPeriodSeconds: 365 * 86_400),
+            EmulatorProduct(
+                productId: "club.monthly", type: .autoRenewable, price: 2_990, subscriptionGroupIdentifier: "20000002",
+                subscriptionGroupLevel: 1, subscriptionPeriodSeconds: 30 * 86_400),
+        ])
 
     func remove() {
         try? FileManager.default.removeItem(at: directory)

@@ -69,7 +69,9 @@ struct RevocationJournalTests {
         #expect(item.status == .expired)
         let renewal = try await JWSVerifier(roots: fixture.emulator.trustRoots).verifyRenewalInfo(
             try #require(item.signedRenewalInfo))
-        #expect(renewal.autoRenewStatus == .off, "the emulator does not renew")
+        #expect(
+            renewal.autoRenewStatus == .off,
+            "an old journal's lapsed subscription expired: the emulator that wrote it never renewed")
         #expect(renewal.renewalDate == expired.expiresDate)
         #expect(
             try await fixture.emulator.subscriptionStatuses(

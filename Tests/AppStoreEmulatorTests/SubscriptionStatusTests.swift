@@ -52,12 +52,12 @@ struct SubscriptionStatusTests {
     }
 
     @Test func statusesListEachSubscriptionOfTheCustomerAndFilterByStatus() async throws {
-        let fixture = try await EmulatorFixture()
+        let fixture = try await EmulatorFixture(catalog: EmulatorFixture.twoGroupCatalog)
         defer { fixture.remove() }
         let emulator = fixture.emulator
         let kept = try #require(
             try await emulator.purchase(deviceId: "ann", PurchaseRequest(productId: "vip.monthly")).transactionId)
-        let refunded = try await emulator.purchase(deviceId: "ann", PurchaseRequest(productId: "vip.monthly"))
+        let refunded = try await emulator.purchase(deviceId: "ann", PurchaseRequest(productId: "club.monthly"))
         let refundedId = try #require(refunded.transactionId)
         let appTransactionId = try #require(refunded.appTransactionId)
         let coins = try #require(
@@ -80,7 +80,9 @@ struct SubscriptionStatusTests {
                 #expect(answer.environment == .sandbox)
                 #expect(answer.bundleId == "com.example.game")
                 #expect(answer.appAppleId == 1_234_567_890)
-                #expect(answer.data?.allSatisfy { $0.subscriptionGroupIdentifier == "20000001" } == true)
+                #expect(
+                    answer.data?.allSatisfy { ["20000001", "20000002"].contains($0.subscriptionGroupIdentifier) }
+                        == true)
                 return answer.data?.flatMap { $0.lastTransactions ?? [] } ?? []
             }
 

@@ -76,7 +76,7 @@ extension EntitlementTests {
     func messageShape(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.deliver(F.levelPack("7000"))
-            let key = "entitlement:7000:alice:1700000000000:active"
+            let key = "entitlement:7000:alice:1700000000000:active:7000:permanent"
             let outbox = try #require(try await store.outboxMessage(idempotencyKey: key))
             #expect(outbox.playerId == "alice")
             #expect(outbox.transactionId == "7000")

@@ -37,7 +37,7 @@ import Testing
 
     @Test func withoutFaultsEveryPurchaseIsChargedAndDeliveredOnce() async throws {
         let report = try await Simulation(
-            SimulationConfiguration(players: 4, purchases: 40, seed: 3, faults: .none)
+            SimulationConfiguration(players: 4, purchases: 40, seed: 3, faults: .none, subscriptionPlayers: 0)
         ).run()
         #expect(report.holds, "\(Self.failures(report))")
         #expect(report.counts.charged == 40)

@@ -10,7 +10,7 @@ import PurchaseServer
 import StoreKeeperDev
 
 /// A DevStack (purchase server and emulator on one port, SQLite ledger) and a journal
-/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:)`` share
+/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:shape:)`` share
 /// the journal file and the emulator, as an app does across launches.
 final class SDKFixture: Sendable {
     static let playerSecret = "sdk-test-player-secret"
@@ -40,13 +40,15 @@ final class SDKFixture: Sendable {
         directory.appendingPathComponent("\(device)/journal")
     }
 
-    /// A new pipeline on `device`'s journal file and emulated phone, as after a launch;
-    /// `crashAt` kills it at the first pass of that boundary.
+    /// A new pipeline on `device`'s journal file (and the entitlement cache beside it) and
+    /// emulated phone, as after a launch; `crashAt` kills it at the first pass of that
+    /// boundary; `shape` wraps the phone's store (``ShapedStore``).
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
         crashAt boundary: PipelineBoundary? = nil, retention: JournalRetention = .standard, timeout: TimeInterval = 5,
         clock: any PipelineClock = SystemPipelineClock(),
-        hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in }
+        hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in },
+        shape: (EmulatorStoreClient) -> any StoreClient = { $0 }
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
         let store = EmulatorStoreClient(
@@ -54,7 +56,8 @@ final class SDKFixture: Sendable {
             transport: FaultyTransport(base: URLSessionTransport(), plan: faults))
         let transport = FaultyTransport(base: URLSessionTransport(timeout: timeout), plan: faults)
         let configuration = PipelineConfiguration(
-            store: store, journal: FilePurchaseJournal(url: journalURL(device: device), retention: retention),
+            store: shape(store),
+            journal: FilePurchaseJournal(url: journalURL(device: device), retention: retention),
             server: PurchaseServerClient(baseURL: base, transport: transport),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
             clock: clock,
@@ -63,7 +66,8 @@ final class SDKFixture: Sendable {
             hooks: PipelineHooks { passed, record in
                 try await hook(passed, record)
                 if passed == boundary { throw SimulatedCrash(at: passed) }
-            })
+            },
+            entitlementCache: FileEntitlementCache(besideJournalAt: journalURL(device: device)))
         return (PurchasePipeline(configuration: configuration, playerId: player), store)
     }
 

@@ -58,7 +58,7 @@ final class ChildServer {
         try await LoopbackHTTP.request(port: port, method, path, token: token, body: body)
     }
 
-    /// Waits (up to 20 s) until `GET path` answers 200.
+    /// Waits (up to 60 s) until `GET path` answers 200.
     func waitUntilServing(_ path: String) async throws {
         if try await !LoopbackHTTP.waitUntilServing(port: port, path) {
             Issue.record("storekeeper \(arguments.first ?? "") did not start serving \(path); it printed:\n\(logTail)")

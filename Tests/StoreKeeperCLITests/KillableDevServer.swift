@@ -25,7 +25,7 @@ actor KillableDevServer {
     func start() async throws {
         let process = try ChildServer(arguments, port: port)
         self.process = process
-        guard try await LoopbackHTTP.waitUntilServing(port: port, "/healthz", seconds: 60) else {
+        guard try await LoopbackHTTP.waitUntilServing(port: port, "/healthz") else {
             throw StartFailure(arguments: arguments, log: process.logTail)
         }
     }

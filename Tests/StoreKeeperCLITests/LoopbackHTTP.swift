@@ -35,8 +35,9 @@ enum LoopbackHTTP {
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? [])
     }
 
-    /// Waits (up to `seconds`) until `GET path` answers 200; whether it did.
-    static func waitUntilServing(port: Int, _ path: String, seconds: Int = 20) async throws -> Bool {
+    /// Waits (up to `seconds`) until `GET path` answers 200; whether it did. A debug build
+    /// started while the whole suite runs on two cores may take most of a minute.
+    static func waitUntilServing(port: Int, _ path: String, seconds: Int = 60) async throws -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
             if let (status, _) = try? await send(port: port, "GET", path), status == 200 { return true }

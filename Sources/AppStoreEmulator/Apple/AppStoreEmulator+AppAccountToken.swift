@@ -16,7 +16,8 @@ extension AppStoreEmulator {
     ///   - appAccountToken: a UUID, stored lowercase; `nil` removes the token.
     ///   - environment: the purchase's environment.
     /// - Throws: ``APIError`` 400 with 4000048 for an app transaction id, 4000187 for a
-    ///   transaction id that is not an original one; 404 with 4040005 for an unknown id.
+    ///   transaction id that is not an original one, 4000185 for a family member's
+    ///   FAMILY_SHARED purchase; 404 with 4040005 for an unknown id.
     public func setAppAccountToken(
         _ originalTransactionId: String,
         _ appAccountToken: String?,
@@ -34,10 +35,16 @@ extension AppStoreEmulator {
                 "\(originalTransactionId) is not an original transaction id; its purchase's is "
                     + named.originalTransactionId)
         }
-        // The purchase's transactions are the customer's with this original id; the last
-        // made is the current one.
-        let current = state.transactions(of: named.deviceId, in: environment)
-            .last { $0.originalTransactionId == originalTransactionId }
+        guard named.inAppOwnershipType != .familyShared else {
+            throw APIError(
+                status: 400, code: .familyTransactionNotSupported,
+                "\(originalTransactionId) is shared through Family Sharing")
+        }
+        // A subscription's current transaction is its chain's latest (renewals carry its
+        // token on); a one-time purchase's, the purchase.
+        let current = state.subscriptions[originalTransactionId].flatMap {
+            state.transactions[$0.latestTransactionId]
+        }
         var transaction = current ?? named
         transaction.appAccountToken = appAccountToken?.lowercased()
         transaction.modifiedDate = Int64(Date().timeIntervalSince1970 * 1000)

@@ -50,8 +50,9 @@ extension AppStoreEmulator {
     /// Revokes a transaction from Family Sharing, as when its purchaser stops sharing it:
     /// sends REVOKE, the signed transaction carrying `revocationType` `FAMILY_REVOKE`.
     ///
-    /// The emulator has no family members yet: the transaction revoked is the one given,
-    /// its `inAppOwnershipType` stays `PURCHASED`.
+    /// Given a family member's FAMILY_SHARED transaction (``familyShare(originalTransactionId:memberDeviceId:)``),
+    /// the member loses it (a shared subscription stops following the purchaser's); any
+    /// other transaction of a shareable product is revoked as given.
     ///
     /// - Throws: ``EmulatorError`` `not_family_shareable` (409) for a consumable or a
     ///   non-renewing subscription, which Apple never shares; `already_refunded` or
@@ -164,19 +165,21 @@ extension AppStoreEmulator {
         await send(notification)
     }
 
-    /// Signs a notification about `transaction` (or about nothing, for TEST).
+    /// Signs a notification about `transaction` (or about nothing, for TEST); for a
+    /// subscription, `subscription` is its chain's version about to be committed.
     func makeNotification(
         _ type: NotificationType,
         subtype: NotificationSubtype? = nil,
         transaction: EmulatedTransaction? = nil,
+        subscription: EmulatedSubscription? = nil,
         environment: AppStoreEnvironment? = nil,
         consumptionReason: ConsumptionRequestReason? = nil
     ) throws -> EmulatedNotification {
         let now = Date()
         let environment = transaction?.environment ?? environment ?? .sandbox
         // Apple's subscription notifications carry the renewal info and the status.
-        let renewalInfo = try transaction.flatMap { try self.signedRenewalInfo($0, at: now) }
-        let status = transaction?.subscriptionStatus(at: Int64(now.timeIntervalSince1970 * 1000))
+        let renewalInfo = try transaction.flatMap { try self.signedRenewalInfo($0, pending: subscription, at: now) }
+        let status = transaction.flatMap { self.subscriptionStatus(of: $0, pending: subscription, at: now) }
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: type,
             subtype: subtype,

@@ -7,11 +7,10 @@ extension AppStoreEmulator {
     /// Get All Subscription Statuses for the customer `anyTransactionId` belongs to (one of
     /// their transaction ids, original or not, or their `appTransactionId`).
     ///
-    /// One item per subscription group the customer subscribed in, each listing the
-    /// latest transaction of each of their subscriptions (one per original transaction)
-    /// in purchase order. The emulator does not renew: each subscription is its one
-    /// purchase, and its status is active until `expiresDate`, expired from it, revoked
-    /// once refunded or revoked.
+    /// One item per subscription group the customer subscribed in, each listing each of
+    /// the chains of the customer's Apple account (the devices signed in to it) with its
+    /// latest transaction, in the order the chains began: active (1), expired (2), billing
+    /// retry (3), grace period (4) or revoked (5), as ``EmulatedSubscription`` tells.
     ///
     /// - Parameter statuses: Only subscriptions with one of these statuses; `nil` or empty
     ///   for all. A group left with none is left out.
@@ -24,28 +23,23 @@ extension AppStoreEmulator {
         let customer = try customer(anyTransactionId, environment: environment)
         let now = Date()
         let nowMilliseconds = Int64(now.timeIntervalSince1970 * 1000)
-        var latest: [String: EmulatedTransaction] = [:]
-        var originals: [String] = []
-        for transaction in state.transactions(of: customer.deviceId, in: environment)
-        where transaction.type == .autoRenewable {
-            if latest.updateValue(transaction, forKey: transaction.originalTransactionId) == nil {
-                originals.append(transaction.originalTransactionId)
-            }
-        }
+        let devices = state.deviceIds(ofAccount: state.device(customer.deviceId).appleAccount)
         var groups: [String] = []
         var items: [String: [LastTransactionsItem]] = [:]
-        for original in originals {
-            guard let transaction = latest[original], let group = transaction.subscriptionGroupIdentifier,
-                let status = transaction.subscriptionStatus(at: nowMilliseconds)
+        for chain in state.subscriptionOrder.compactMap({ state.subscriptions[$0] })
+        where chain.environment == environment && devices.contains(chain.deviceId) {
+            guard let latest = state.transactions[chain.latestTransactionId],
+                let group = latest.subscriptionGroupIdentifier
             else { continue }
+            let status = chain.status(latest: latest, at: nowMilliseconds)
             if let statuses, !statuses.isEmpty, !statuses.contains(status) { continue }
             if items[group] == nil { groups.append(group) }
             items[group, default: []].append(
                 LastTransactionsItem(
                     status: status,
-                    originalTransactionId: original,
-                    signedTransactionInfo: try signedTransaction(transaction),
-                    signedRenewalInfo: try signedRenewalInfo(transaction, at: now)
+                    originalTransactionId: chain.originalTransactionId,
+                    signedTransactionInfo: try signedTransaction(latest),
+                    signedRenewalInfo: try signedRenewalInfo(latest, at: now)
                 ))
         }
         return StatusResponse(

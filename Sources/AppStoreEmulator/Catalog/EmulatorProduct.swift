@@ -12,17 +12,47 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
     public var currency: String
     /// A name a store screen can show.
     public var displayName: String?
+    /// Auto-renewable only: the App Store Connect id of its subscription group.
+    public var subscriptionGroupIdentifier: String?
+    /// Auto-renewable only: its level in the group, 1 the highest (Apple's "level"):
+    /// moving to a lower number is an upgrade, to a higher one a downgrade.
+    public var subscriptionGroupLevel: Int?
+    /// Auto-renewable only: the real-world length of one period in seconds (30 days when
+    /// absent); the emulator runs it `subscriptionTimeScale` times as long.
+    public var subscriptionPeriodSeconds: Int64?
+    /// Auto-renewable only: the billing grace period in seconds; `nil` when the app offers none.
+    public var gracePeriodSeconds: Int64?
 
     /// Creates a product.
     public init(
-        productId: String, type: ProductType, price: Int64, currency: String = "USD", displayName: String? = nil
+        productId: String, type: ProductType, price: Int64, currency: String = "USD", displayName: String? = nil,
+        subscriptionGroupIdentifier: String? = nil, subscriptionGroupLevel: Int? = nil,
+        subscriptionPeriodSeconds: Int64? = nil, gracePeriodSeconds: Int64? = nil
     ) {
         self.productId = productId
         self.type = type
         self.price = price
         self.currency = currency
         self.displayName = displayName
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.subscriptionGroupLevel = subscriptionGroupLevel
+        self.subscriptionPeriodSeconds = subscriptionPeriodSeconds
+        self.gracePeriodSeconds = gracePeriodSeconds
     }
+}
+
+extension EmulatorProduct {
+    /// The group an auto-renewable product renews in: its own, or the emulator's one
+    /// group (`20000001`) when the catalog names none; `nil` for other types.
+    var groupIdentifier: String? {
+        type == .autoRenewable ? (subscriptionGroupIdentifier ?? EmulatedTransaction.subscriptionGroup) : nil
+    }
+
+    /// The group level, 1 when the catalog gives none.
+    var groupLevel: Int { subscriptionGroupLevel ?? 1 }
+
+    /// The real-world period in seconds: the catalog's, or 30 days.
+    var periodSeconds: Int64 { subscriptionPeriodSeconds ?? 30 * 86_400 }
 }
 
 extension EmulatorProduct {

@@ -9,18 +9,31 @@ extension AppStoreEmulator {
         state.device(deviceId)
     }
 
-    /// Changes a device's environment or Ask to Buy setting.
+    /// Changes a device's environment, Ask to Buy, Apple account or billing fault.
     @discardableResult
     public func updateDevice(_ deviceId: String, settings: DeviceSettings) throws -> EmulatedDevice {
         var device = state.device(deviceId)
         if let environment = settings.environment { device.environment = environment }
         if let askToBuy = settings.askToBuy { device.askToBuy = askToBuy }
+        if let appleAccount = settings.appleAccount {
+            guard !appleAccount.isEmpty else {
+                throw EmulatorError("invalid_apple_account", "appleAccount must not be empty")
+            }
+            device.appleAccount = appleAccount
+        }
+        if let billingFails = settings.billingFails { device.billingFails = billingFails }
         try commit([.device(device)])
         return device
     }
 
     /// Buys a product on a device: charges it (or holds it for Ask to Buy), signs the
-    /// transaction, and sends ONE_TIME_CHARGE for one-time purchases.
+    /// transaction, and sends ONE_TIME_CHARGE for one-time purchases, SUBSCRIBED
+    /// INITIAL_BUY for a first subscription in a group, SUBSCRIBED RESUBSCRIBE for a
+    /// subscription whose chain on the Apple account expired or was revoked (the new
+    /// transaction joins that chain).
+    ///
+    /// - Throws: ``EmulatorError`` `already_subscribed` (409) when the Apple account's chain
+    ///   in the product's group is active, in grace period or in billing retry.
     public func purchase(deviceId: String, _ request: PurchaseRequest) async throws -> PurchaseResult {
         guard let product = configuration.catalog.product(request.productId) else {
             throw EmulatorError.unknownProduct(request.productId)
@@ -140,7 +153,7 @@ extension AppStoreEmulator {
         return pending
     }
 
-    private func deviceTransaction(_ transaction: EmulatedTransaction) throws -> DeviceTransaction {
+    func deviceTransaction(_ transaction: EmulatedTransaction) throws -> DeviceTransaction {
         DeviceTransaction(
             transactionId: transaction.transactionId,
             productId: transaction.productId,
@@ -163,34 +176,29 @@ extension AppStoreEmulator {
             throw EmulatorError.unknownProduct(productId)
         }
         let price = try product.price(quantity: quantity)
-        let number = state.transactions.count + 1
-        let transactionId = (environment == .production ? "1" : "2") + String(format: "%015d", number)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let isSubscription = product.type == .autoRenewable
-        let transaction = EmulatedTransaction(
-            transactionId: transactionId,
-            originalTransactionId: transactionId,
-            deviceId: deviceId,
-            productId: productId,
-            type: product.type,
-            quantity: quantity,
-            appAccountToken: appAccountToken,
-            environment: environment,
-            purchaseDate: now,
-            expiresDate: isSubscription ? now + 30 * 86_400_000 : nil,
-            webOrderLineItemId: isSubscription ? "3" + String(format: "%015d", number) : nil,
-            orderId: "MK" + String(number, radix: 36).uppercased().leftPadded(to: 8),
-            price: price,
-            currency: product.currency,
-            finished: false,
-            refundState: .none,
-            appTransactionId: state.appTransactionId(deviceId: deviceId, environment: environment)
-        )
-        let notification =
-            product.type == .autoRenewable
-            ? try makeNotification(.subscribed, subtype: .initialBuy, transaction: transaction)
-            : try makeNotification(.oneTimeCharge, transaction: transaction)
-        try commit(extraRecords + [.transaction(transaction), .notification(notification)])
+        // A subscription chain the Apple account already has in the group is resubscribed.
+        let previous = try chainToResubscribe(deviceId: deviceId, product: product, environment: environment)
+        var transaction = mintTransaction(
+            deviceId: deviceId, product: product, price: price, environment: environment, purchaseDate: now,
+            originalTransactionId: previous?.originalTransactionId)
+        transaction.quantity = quantity
+        transaction.appAccountToken = appAccountToken
+        transaction.originalPurchaseDate = previous?.originalPurchaseDate
+        let transactionId = transaction.transactionId
+        var records = extraRecords + [EmulatorRecord.transaction(transaction)]
+        let notification: EmulatedNotification
+        if product.type == .autoRenewable {
+            var chain = previous ?? EmulatedSubscription(first: transaction)
+            chain.restart(with: transaction, at: now)
+            records.append(.subscription(chain))
+            notification = try makeNotification(
+                .subscribed, subtype: previous == nil ? .initialBuy : .resubscribe, transaction: transaction,
+                subscription: chain)
+        } else {
+            notification = try makeNotification(.oneTimeCharge, transaction: transaction)
+        }
+        try commit(records + [.notification(notification)])
         await send(notification)
         return PurchaseResult(
             outcome: "purchased",
@@ -222,13 +230,14 @@ extension EmulatedTransaction {
             webOrderLineItemNumber = number
         }
         let purchased = Date(timeIntervalSince1970: Double(purchaseDate / 1000))
+        let originallyPurchased = Date(timeIntervalSince1970: Double((originalPurchaseDate ?? purchaseDate) / 1000))
         return InAppPurchase(
             quantity: quantity,
             productId: productId,
             transactionId: transactionId,
             originalTransactionId: originalTransactionId,
             purchaseDate: purchased,
-            originalPurchaseDate: purchased,
+            originalPurchaseDate: originallyPurchased,
             subscriptionExpirationDate: expiresDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) },
             cancellationDate: isRevoked ? revocationDate.map { Date(timeIntervalSince1970: Double($0 / 1000)) } : nil,
             webOrderLineItemId: webOrderLineItemNumber
@@ -237,7 +246,7 @@ extension EmulatedTransaction {
 }
 
 extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
+    func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

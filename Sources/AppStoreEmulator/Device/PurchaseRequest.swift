@@ -56,10 +56,19 @@ public struct DeviceTransaction: Codable, Hashable, Sendable {
 public struct DeviceSettings: Codable, Hashable, Sendable {
     public var environment: AppStoreEnvironment?
     public var askToBuy: Bool?
+    /// The Apple account signed in on the device (non-empty).
+    public var appleAccount: String?
+    /// Whether the account's payment method fails renewals.
+    public var billingFails: Bool?
 
     /// Creates settings; `nil` leaves a setting as it is.
-    public init(environment: AppStoreEnvironment? = nil, askToBuy: Bool? = nil) {
+    public init(
+        environment: AppStoreEnvironment? = nil, askToBuy: Bool? = nil, appleAccount: String? = nil,
+        billingFails: Bool? = nil
+    ) {
         self.environment = environment
         self.askToBuy = askToBuy
+        self.appleAccount = appleAccount
+        self.billingFails = billingFails
     }
 }

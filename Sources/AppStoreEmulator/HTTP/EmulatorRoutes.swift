@@ -22,6 +22,7 @@ extension AppStoreEmulator {
         }
         addDeviceRoutes(to: router.group("emulator/v1"))
         addControlRoutes(to: router.group("emulator/v1"))
+        addSubscriptionRoutes(to: router.group("emulator/v1"))
         addOCSPRoutes(to: router.group("emulator/v1"))
         let added = router.routes.filter { !existing.contains($0.description) }
         router.add(

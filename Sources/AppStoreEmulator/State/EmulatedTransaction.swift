@@ -50,6 +50,19 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
     /// The consumption information (Send Consumption Information V2) the developer last sent
     /// for this transaction, if any.
     public var consumption: ConsumptionRequest?
+    /// `FAMILY_SHARED` for a family member's copy of a purchase; `nil` (a journal written
+    /// before family sharing) or `PURCHASED` for a purchase.
+    public var inAppOwnershipType: InAppOwnershipType? = nil
+    /// For a family member's copy: the purchaser's `originalTransactionId` it shares.
+    public var familySharedFrom: String? = nil
+    /// The first purchase of its subscription chain, in milliseconds since 1970; `nil` for
+    /// a chain's first transaction (its own purchase date).
+    public var originalPurchaseDate: Int64? = nil
+    /// `RENEWAL` for a renewal; `nil` (a purchase) otherwise.
+    public var transactionReason: TransactionReason? = nil
+    /// The subscription group of an auto-renewable subscription; `nil` in a journal written
+    /// before catalogs named groups (the emulator's one group).
+    public var groupIdentifier: String? = nil
 
     /// Whether Apple currently counts the transaction as refunded, in whole or in part.
     public var isRefunded: Bool { refundState == .refunded }
@@ -72,19 +85,19 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
             productId: productId,
             subscriptionGroupIdentifier: subscriptionGroupIdentifier,
             purchaseDate: purchaseDate,
-            originalPurchaseDate: purchaseDate,
+            originalPurchaseDate: originalPurchaseDate ?? purchaseDate,
             expiresDate: expiresDate,
             quantity: quantity,
             type: type,
             appAccountToken: appAccountToken,
-            inAppOwnershipType: .purchased,
+            inAppOwnershipType: inAppOwnershipType ?? .purchased,
             signedDate: Int64(now.timeIntervalSince1970 * 1000),
             revocationReason: isRevoked ? revocationReason : nil,
             revocationDate: isRevoked ? revocationDate : nil,
             environment: environment,
             storefront: "USA",
             storefrontId: "143441",
-            transactionReason: .purchase,
+            transactionReason: transactionReason ?? .purchase,
             price: price,
             currency: currency,
             appTransactionId: appTransactionId,

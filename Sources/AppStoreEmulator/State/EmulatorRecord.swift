@@ -6,4 +6,5 @@ enum EmulatorRecord: Codable, Sendable {
     case pendingPurchase(PendingPurchase)
     case pendingResolved(pendingId: String)
     case notification(EmulatedNotification)
+    case subscription(EmulatedSubscription)
 }

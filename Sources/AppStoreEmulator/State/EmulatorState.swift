@@ -13,6 +13,10 @@ struct EmulatorState: Sendable {
     /// became so: what a device's poll reads, without walking its whole history.
     var unfinishedByDevice: [String: [String]] = [:]
     var pendingPurchases: [String: PendingPurchase] = [:]
+    /// Auto-renewable subscription chains by `originalTransactionId`.
+    var subscriptions: [String: EmulatedSubscription] = [:]
+    /// Chain keys in the order their first transaction was made.
+    var subscriptionOrder: [String] = []
     var notifications: [String: EmulatedNotification] = [:]
     /// Notification UUIDs in the order they were issued.
     var notificationOrder: [String] = []
@@ -41,6 +45,24 @@ struct EmulatorState: Sendable {
             }
             track(transaction)
             noteAppTransaction(of: transaction)
+            // A journal written before chains were kept has none: each subscription is then
+            // its one transaction, renewing while its period lasts and expired once it ended
+            // (the emulator that wrote it never renewed). A newer journal's subscription
+            // record, which follows, replaces this.
+            if transaction.type == .autoRenewable, subscriptions[transaction.originalTransactionId] == nil {
+                var chain = EmulatedSubscription(first: transaction)
+                if let expiresDate = transaction.expiresDate, expiresDate <= Int64(Date().timeIntervalSince1970 * 1000)
+                {
+                    chain.ended = true
+                    chain.autoRenewEnabled = false
+                }
+                subscriptions[transaction.originalTransactionId] = chain
+                subscriptionOrder.append(transaction.originalTransactionId)
+            }
+        case .subscription(let subscription):
+            if subscriptions.updateValue(subscription, forKey: subscription.originalTransactionId) == nil {
+                subscriptionOrder.append(subscription.originalTransactionId)
+            }
         case .pendingPurchase(let pending):
             pendingPurchases[pending.pendingId] = pending
         case .pendingResolved(let pendingId):
@@ -115,6 +137,7 @@ struct EmulatorState: Sendable {
     var records: [EmulatorRecord] {
         devices.values.sorted { $0.deviceId < $1.deviceId }.map(EmulatorRecord.device)
             + transactionOrder.compactMap { transactions[$0] }.map(EmulatorRecord.transaction)
+            + subscriptionOrder.compactMap { subscriptions[$0] }.map(EmulatorRecord.subscription)
             + pendingPurchases.values.sorted { $0.pendingId < $1.pendingId }.map(EmulatorRecord.pendingPurchase)
             + notificationOrder.compactMap { notifications[$0] }.map(EmulatorRecord.notification)
     }
@@ -122,6 +145,13 @@ struct EmulatorState: Sendable {
     /// The device, created with defaults on first use.
     func device(_ deviceId: String) -> EmulatedDevice {
         devices[deviceId] ?? EmulatedDevice(deviceId: deviceId)
+    }
+
+    /// The devices signed in to `appleAccount` (a device never configured is its own account).
+    func deviceIds(ofAccount appleAccount: String) -> Set<String> {
+        var ids = Set(devices.values.filter { $0.appleAccount == appleAccount }.map(\.deviceId))
+        if devices[appleAccount] == nil { ids.insert(appleAccount) }
+        return ids
     }
 
     /// The device's transactions in one environment, in purchase order.

@@ -54,6 +54,16 @@ struct InProcessStoreClient: StoreClient {
         }
     }
 
+    /// The Apple account's current transactions (the emulator's restore), shown like
+    /// unfinished ones.
+    func currentTransactions() async throws -> [StoreTransaction] {
+        try await emulator.restore(deviceId: deviceId).map {
+            shown(
+                transactionId: $0.transactionId, productId: $0.productId, appAccountToken: $0.appAccountToken,
+                signed: $0.signedTransaction)
+        }
+    }
+
     func finish(transactionId: String) async throws {
         try await emulator.finishTransaction(deviceId: deviceId, transactionId: transactionId)
     }

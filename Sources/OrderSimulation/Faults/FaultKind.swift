@@ -44,6 +44,27 @@ public enum FaultKind: String, CaseIterable, Codable, Hashable, Sendable, Compar
     case forgedReport
     /// A malicious device reports another player's genuine signed transaction (per purchase).
     case replayedReport
+    /// A subscription's renewal fails and Apple retries billing (per renewal of a
+    /// subscription player's chain).
+    case billingFailure
+    /// A failed renewal enters the grace period, the player staying entitled (per billing
+    /// failure).
+    case gracePeriod
+    /// A subscriber upgrades to the group's higher level at once, Apple refunding the rest of
+    /// the period prorated (per subscription step).
+    case subscriptionUpgrade
+    /// Apple refunds one period of a subscription, the latest or an earlier one (per
+    /// subscription step).
+    case periodRefund
+    /// The buyer stops sharing a subscription or a purchase with the family member (per
+    /// family share).
+    case familyRevoke
+    /// The subscriber restores purchases on a second device of the same Apple account (per
+    /// subscription step).
+    case restoreOnSecondDevice
+    /// A second game account signed in on the subscriber's device restores purchases of
+    /// the same Apple account (per subscription step).
+    case restoreBySecondAccount
 
     /// The rate a run uses unless told otherwise.
     public var defaultRate: Double {
@@ -63,6 +84,10 @@ public enum FaultKind: String, CaseIterable, Codable, Hashable, Sendable, Compar
         case .accountSwitch: 0.1
         case .promotedPurchase, .askToBuy: 0.05
         case .forgedReport, .replayedReport: 0.02
+        case .billingFailure, .subscriptionUpgrade: 0.15
+        case .gracePeriod, .familyRevoke: 0.5
+        case .periodRefund: 0.05
+        case .restoreOnSecondDevice, .restoreBySecondAccount: 0.1
         }
     }
 

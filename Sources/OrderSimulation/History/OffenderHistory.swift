@@ -58,4 +58,6 @@ public struct SimulationHistory: Codable, Hashable, Sendable {
     public var reconcilerPasses: [ReconcilerPass]
     /// Each offending or in-flight purchase.
     public var offenders: [OffenderHistory]
+    /// Each chain the entitlement oracle found wrong, with its history.
+    public var entitlementViolations: [EntitlementViolation] = []
 }

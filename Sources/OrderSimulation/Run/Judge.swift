@@ -14,6 +14,15 @@ struct Judge {
     /// The notification faults the run applied (to tell a dropped notification from one
     /// still to be sent).
     let notificationFaults: NotificationFaults
+    /// The subscription players' phones.
+    let subscriberPhones: [SubscriberPhone]
+    /// The subscription players, their second game accounts and their family members.
+    let subscriberPlayers: [String]
+    /// What the subscription players made Apple do.
+    let subscriptions: SubscriptionLog
+
+    /// Every player of the run: the devices' and the households', and the attacker.
+    var players: [String] { devices.flatMap(\.players) + subscriberPlayers + [Attacker.playerId] }
 
     /// The oracle's verdict now, with every violation something still works on moved to
     /// ``IntegrityVerdict/inFlight``, and each violation's history as lines.
@@ -21,16 +30,21 @@ struct Judge {
         let store = try await stack.store
         let catalog = stack.configuration.catalog
         let charges = await stack.emulator.ledger()
+        let familyPlayers = await subscriptions.familyPlayers
         var judged: [Charge] = []
         for transaction in charges {
+            // A family member's share carries no token: it belongs to the member's player.
             let payer: String? =
-                if let token = transaction.appAccountToken { await book.payer(token: token) } else { nil }
+                if let token = transaction.appAccountToken {
+                    await book.payer(token: token)
+                } else {
+                    familyPlayers[transaction.deviceId]
+                }
             judged.append(
                 Charge(
                     transactionId: transaction.transactionId, productId: transaction.productId,
                     quantity: transaction.quantity, payer: payer, refunded: transaction.isRevoked))
         }
-        let players = devices.flatMap(\.players) + [Attacker.playerId]
         let ledger = try await store.deliveries(players: players)
         let raw = IntegrityOracle { catalog.product($0)?.grants }.judge(charges: judged, ledger: ledger)
         let (waits, uncharged) = await self.waits(
@@ -64,13 +78,14 @@ struct Judge {
             uniquingKeysWith: { first, _ in first })
         var waits: [String: [PurchaseWait]] = [:]
         var uncharged: [String: [PurchaseWait]] = [:]
-        for device in devices {
-            for left in await device.waits() {
-                if let transactionId = left.transactionId ?? left.token.flatMap({ byToken[$0] }) {
-                    waits[transactionId, default: []].append(left.wait)
-                } else if left.wait.kind == .askToBuy, let token = left.token {
-                    uncharged[token, default: []].append(left.wait)
-                }
+        var deviceWaits: [DeviceWait] = []
+        for device in devices { deviceWaits += await device.waits() }
+        for phone in subscriberPhones { deviceWaits += await phone.waits() }
+        for left in deviceWaits {
+            if let transactionId = left.transactionId ?? left.token.flatMap({ byToken[$0] }) {
+                waits[transactionId, default: []].append(left.wait)
+            } else if left.wait.kind == .askToBuy, let token = left.token {
+                uncharged[token, default: []].append(left.wait)
             }
         }
         for notification in await stack.emulator.notifications() {

@@ -10,11 +10,14 @@ import StoreKeeperDev
 /// The order-integrity simulation: the App Store emulator, the purchase server and one SDK
 /// pipeline per simulated device in one process, with every fault of ``FaultRates`` on
 /// (kills, reinstalls, network faults, server restarts, Apple outages, notification faults,
-/// refunds, account switches, promoted purchases, Ask to Buy, a malicious device).
+/// refunds, account switches, promoted purchases, Ask to Buy, a malicious device), and
+/// subscription players (``SubscriptionHousehold``) whose subscriptions Apple renews, fails
+/// to renew, upgrades, refunds, shares and restores.
 ///
 /// When every purchase has been made the run quiesces — faults off, killed apps relaunched,
 /// retries done, notifications delivered, the reconciler run — and ``IntegrityOracle``
-/// compares the emulator's charges with the server's ledger.
+/// compares the emulator's charges with the server's ledger, ``EntitlementOracle`` Apple's
+/// paid periods and subscription statuses with the server's entitlements.
 ///
 /// Every fault decision comes from the seed (each device rolls its own plan); the
 /// interleaving of concurrent devices and the server's timing do not, so two runs of one
@@ -44,6 +47,15 @@ public struct Simulation: Sendable {
             }()
     }
 
+    /// How long a subscription's month lasts in a run: each subscription player's step is
+    /// one period, its renewal (or billing failure, or expiry) made by the emulator's renewal
+    /// clock at the period's end, as Apple's would.
+    static let subscriptionPeriod = Duration.seconds(1)
+
+    /// The emulator's subscription time scale that makes a 30-day month last
+    /// ``subscriptionPeriod``.
+    static let subscriptionTimeScale = 1.0 / (30 * 86_400)
+
     /// Runs the simulation and judges it.
     public func run() async throws -> SimulationReport {
         let problems = configuration.validationProblems()
@@ -59,6 +71,7 @@ public struct Simulation: Sendable {
             DevStackConfiguration(
                 databaseURL: configuration.databaseURL ?? "sqlite:\(directory.path)/ledger.sqlite",
                 emulatorDirectory: directory.appendingPathComponent("emulator"), notificationTimeScale: 0.000_01,
+                subscriptionTimeScale: Self.subscriptionTimeScale,
                 server: serverConfiguration(playerSecret: playerSecret), instances: configuration.instances,
                 logger: logger))
         do {
@@ -112,9 +125,15 @@ public struct Simulation: Sendable {
             products: ["coins100", "coins500", "potion"])
         let devices = makeDevices(world)
         let shares = Self.shares(of: configuration.purchases, among: devices.count)
+        let subscriptions = SubscriptionLog()
+        let households = (0..<configuration.subscriptionPlayers).map {
+            SubscriptionHousehold(index: $0, world: world, log: subscriptions, period: Self.subscriptionPeriod)
+        }
+        let steps = configuration.subscriptionSteps
 
         if configuration.serial {
             await takeTurns(devices, shares: shares, reconciler: reconciler)
+            for household in households { await household.live(steps: steps) }
         } else {
             let periodic =
                 configuration.reconcilerIntervalSeconds > 0
@@ -122,6 +141,9 @@ public struct Simulation: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for (device, share) in zip(devices, shares) {
                     group.addTask { await device.run(purchases: share) }
+                }
+                for household in households {
+                    group.addTask { await household.live(steps: steps) }
                 }
             }
             periodic?.cancel()
@@ -134,26 +156,41 @@ public struct Simulation: Sendable {
         let notificationFaults = await notificationFaultCounts(emulator)
         let appleFaults = await emulator.injectedFaults
         await emulator.setFaults(EmulatorFaults())
-        try await quiesce(devices, for: .seconds(120))
+        try await quiesce(devices, households, for: .seconds(120))
         await emulator.waitForNotificationDeliveries()
         await reconciler.settle("quiesce")
-        try await quiesce(devices, for: .seconds(30))
+        try await quiesce(devices, households, for: .seconds(30))
 
+        var subscriberPhones: [SubscriberPhone] = []
+        var subscriberPlayers: [String] = []
+        for household in households {
+            subscriberPhones += household.phones
+            subscriberPlayers += household.players
+        }
         let judge = Judge(
             stack: stack, devices: devices, book: book, timeline: timeline, reconciler: reconciler,
-            notificationFaults: self.notificationFaults)
+            notificationFaults: self.notificationFaults, subscriberPhones: subscriberPhones,
+            subscriberPlayers: subscriberPlayers, subscriptions: subscriptions)
         var (verdict, offenders) = try await judge.verdict()
+        var (entitlements, lag) = try await judge.entitlements()
         let firstInFlight = verdict.inFlight
-        // A purchase still in flight is waited for, a round at a time, never counted as lost.
+        // A purchase still in flight is waited for, a round at a time, never counted as lost;
+        // so is an entitlement the ledger has not caught up with (its lag is measured).
         var rounds = 0
-        while !verdict.isConclusive && rounds < configuration.extraQuiesceRounds {
+        while (!verdict.isConclusive || !entitlements.holds) && rounds < configuration.extraQuiesceRounds {
             rounds += 1
-            try await quiesce(devices, for: .seconds(60))
+            try await quiesce(devices, households, for: .seconds(60))
             await emulator.waitForNotificationDeliveries()
             await reconciler.settle("quiesce round \(rounds + 1)")
-            try await quiesce(devices, for: .seconds(30))
+            try await quiesce(devices, households, for: .seconds(30))
             (verdict, offenders) = try await judge.verdict()
+            (entitlements, lag) = try await judge.entitlements()
         }
+        var figures = await subscriptions.figures
+        figures.players = households.count
+        figures.verdict = entitlements
+        figures.lag = lag
+        (figures.renewals, figures.renewalNotificationsDropped) = await judge.renewals()
 
         var faults = await tally.counts.merging(notificationFaults, uniquingKeysWith: +)
         faults[.verifyReceiptOutage] = appleFaults["verifyReceipt", default: 0]
@@ -170,19 +207,22 @@ public struct Simulation: Sendable {
             outcomeDigest: Self.digest(sequence), instances: stack.instanceCount,
             restartsByInstance: (0..<stack.instanceCount).map { restarts[$0, default: 0] })
         let stillInFlight = Set(verdict.inFlight.map { $0.transactionId ?? $0.appAccountToken ?? "" })
+        report.subscriptions = figures
         report.resolvedInFlight = firstInFlight.filter {
             !stillInFlight.contains($0.transactionId ?? $0.appAccountToken ?? "")
         }
-        if configuration.historyDirectory != nil || !verdict.holds || !verdict.isConclusive || rounds > 0 {
+        if configuration.historyDirectory != nil || !report.holds || !verdict.isConclusive || rounds > 0 {
             let history = SimulationHistory(
                 seed: configuration.seed, serial: configuration.serial, players: configuration.players,
                 purchases: configuration.purchases,
                 faults: Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value) }),
                 outcomeSequence: sequence, reconcilerPasses: await reconciler.passes,
-                offenders: try await judge.histories(of: verdict, resolved: report.resolvedInFlight))
+                offenders: try await judge.histories(of: verdict, resolved: report.resolvedInFlight),
+                entitlementViolations: entitlements.violations)
             report.historyFile = try write(history).path
         }
         for device in devices { await device.shutDown() }
+        for phone in subscriberPhones { await phone.shutDown() }
         return report
     }
 
@@ -224,11 +264,16 @@ public struct Simulation: Sendable {
         (0..<devices).map { purchases / devices + ($0 < purchases % devices ? 1 : 0) }
     }
 
-    private func quiesce(_ devices: [SimulatedDevice], for duration: Duration) async throws {
+    private func quiesce(
+        _ devices: [SimulatedDevice], _ households: [SubscriptionHousehold], for duration: Duration
+    ) async throws {
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in
             for device in devices {
                 group.addTask { await device.quiesce(deadline: deadline) }
+            }
+            for household in households {
+                group.addTask { await household.quiesce(deadline: deadline) }
             }
         }
     }

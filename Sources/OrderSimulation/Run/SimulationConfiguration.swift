@@ -36,6 +36,15 @@ public struct SimulationConfiguration: Sendable {
     /// one): devices are spread over them and server restarts strike each.
     public var instances: Int
 
+    /// How many subscription players (besides ``players``): each buys vip.monthly,
+    /// levelpack1 and seasonpass through the SDK, then lives ``subscriptionSteps``
+    /// subscription periods of renewals, billing failures, grace periods, upgrades,
+    /// downgrades, cancellations, refunds of periods, family sharing and restores.
+    public var subscriptionPlayers: Int
+    /// How many steps each subscription player lives: one subscription period each (a
+    /// 30-day month lasts a second in a run).
+    public var subscriptionSteps: Int
+
     /// Purchases between two reconciler passes in a serial run.
     public static let serialReconcilerEvery = 200
 
@@ -43,7 +52,8 @@ public struct SimulationConfiguration: Sendable {
     public init(
         players: Int = 20, purchases: Int = 200, seed: UInt64 = 1, databaseURL: String? = nil,
         faults: FaultRates = .all, reconcilerIntervalSeconds: Double = 10, serial: Bool = false,
-        historyDirectory: URL? = nil, extraQuiesceRounds: Int = 2, instances: Int = 1
+        historyDirectory: URL? = nil, extraQuiesceRounds: Int = 2, instances: Int = 1, subscriptionPlayers: Int = 2,
+        subscriptionSteps: Int = 8
     ) {
         self.players = players
         self.purchases = purchases
@@ -55,6 +65,8 @@ public struct SimulationConfiguration: Sendable {
         self.historyDirectory = historyDirectory
         self.extraQuiesceRounds = extraQuiesceRounds
         self.instances = instances
+        self.subscriptionPlayers = subscriptionPlayers
+        self.subscriptionSteps = subscriptionSteps
     }
 
     /// The longest reconciler interval, in seconds: a year, as the server accepts.
@@ -66,6 +78,8 @@ public struct SimulationConfiguration: Sendable {
         if players < 1 { problems.append("players must be at least 1") }
         if purchases < 0 { problems.append("purchases must not be negative") }
         if extraQuiesceRounds < 0 { problems.append("extra quiesce rounds must not be negative") }
+        if subscriptionPlayers < 0 { problems.append("subscription players must not be negative") }
+        if subscriptionSteps < 0 { problems.append("subscription steps must not be negative") }
         if instances < 1 { problems.append("instances must be at least 1") }
         if instances > 1 && databaseURL?.hasPrefix("postgres") != true {
             problems.append(

@@ -17,7 +17,8 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     public enum Verdict: String, Codable, Hashable, Sendable {
         /// Nothing offended and nothing stayed in flight.
         case pass
-        /// Something was lost, duplicated, misdelivered or forged.
+        /// Something was lost, duplicated, misdelivered or forged, or an entitlement was
+        /// missing, held by the wrong player or kept past Apple's word.
         case fail
         /// Nothing offended, but some purchase was still in flight after every round of
         /// waiting: the run proves nothing about it.
@@ -62,9 +63,13 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     public var restartsByInstance: [Int] = []
     /// The file holding each offending and in-flight purchase's full history, when written.
     public var historyFile: String?
+    /// The subscription players' figures: purchases, renewals, the entitlement oracle's
+    /// counts and violations, the entitlement lag.
+    public var subscriptions = SubscriptionFigures()
 
-    /// Whether nothing was lost, duplicated, misdelivered or forged.
-    public var holds: Bool { counts.holds }
+    /// Whether nothing was lost, duplicated, misdelivered or forged, and the right player
+    /// was entitled to every paid period and nobody past Apple's word.
+    public var holds: Bool { counts.holds && subscriptions.holds }
 
     /// How the run ended: a violation fails it; otherwise anything in flight makes it
     /// inconclusive.
@@ -77,6 +82,7 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
         case reversed, faults, seed, elapsedSeconds, purchases, players, outcomes, offenders, inFlightPurchases
         case resolvedInFlight
         case serial, extraQuiesceRounds, outcomeDigest, historyFile, verdict, instances, restartsByInstance
+        case subscriptions
     }
 }
 
@@ -103,5 +109,6 @@ extension SimulationReport {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(instances, forKey: .instances)
         try container.encode(restartsByInstance, forKey: .restartsByInstance)
+        try container.encode(subscriptions, forKey: .subscriptions)
     }
 }

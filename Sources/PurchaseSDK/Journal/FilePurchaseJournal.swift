@@ -70,11 +70,11 @@ public actor FilePurchaseJournal: PurchaseJournal {
         for id in retention.idsToForget(in: updated.values.map(\.record)) { updated[id] = nil }
         var data = Data()
         for entry in Self.ordered(updated.values) { data += entry.line }
-        try replaceFile(with: data)
+        try AtomicFile.replace(url, with: data)
         entries = updated
     }
 
-    private var temporaryURL: URL { url.appendingPathExtension("tmp") }
+    private var temporaryURL: URL { AtomicFile.temporaryURL(for: url) }
 
     private static func ordered(_ entries: some Sequence<Entry>) -> [Entry] {
         entries.sorted { ($0.record.createdAt, $0.record.id) < ($1.record.createdAt, $1.record.id) }
@@ -86,46 +86,7 @@ public actor FilePurchaseJournal: PurchaseJournal {
         let descriptor = open(damagedEntriesURL.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard descriptor >= 0 else { throw JournalError.io("open", damagedEntriesURL.path, errno) }
         defer { close(descriptor) }
-        try Self.writeAll(Data(text.utf8), to: descriptor, path: damagedEntriesURL.path)
+        try AtomicFile.writeAll(Data(text.utf8), to: descriptor, path: damagedEntriesURL.path)
         guard fsync(descriptor) == 0 else { throw JournalError.io("fsync", damagedEntriesURL.path, errno) }
     }
-
-    /// write temp → fsync → rename → fsync directory.
-    private func replaceFile(with data: Data) throws {
-        let temporary = temporaryURL.path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw JournalError.io("open", temporary, errno) }
-        do {
-            try Self.writeAll(data, to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else { throw JournalError.io("fsync", temporary, errno) }
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, url.path) == 0 else { throw JournalError.io("rename", temporary, errno) }
-        let directory = open(url.deletingLastPathComponent().path, O_RDONLY)
-        guard directory >= 0 else { throw JournalError.io("open", url.deletingLastPathComponent().path, errno) }
-        defer { close(directory) }
-        guard fsync(directory) == 0 else { throw JournalError.io("fsync", url.deletingLastPathComponent().path, errno) }
-    }
-
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw JournalError.io("write", path, errno)
-                }
-                offset += written
-            }
-        }
-    }
-}
-
-/// `write(2)` under a name the actor's own `write(_:)` does not shadow.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -18,13 +18,18 @@ public struct PipelineConfiguration: Sendable {
     public var eventBatchSize: Int
     /// Test hooks at each step boundary.
     public var hooks: PipelineHooks
+    /// Where the last entitlements the server answered are kept for offline use (usually
+    /// ``FileEntitlementCache/init(besideJournalAt:maximumPlayers:)``); `nil` keeps them in
+    /// memory only, for as long as the pipeline lives.
+    public var entitlementCache: FileEntitlementCache?
 
     /// Creates a configuration.
     public init(
         store: any StoreClient, journal: any PurchaseJournal, server: PurchaseServerClient,
         tokens: @escaping PlayerTokenProvider, clock: any PipelineClock = SystemPipelineClock(),
         retry: RetryPolicy = RetryPolicy(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        eventBatchSize: Int = 50, hooks: PipelineHooks = PipelineHooks()
+        eventBatchSize: Int = 50, hooks: PipelineHooks = PipelineHooks(),
+        entitlementCache: FileEntitlementCache? = nil
     ) {
         self.store = store
         self.journal = journal
@@ -35,5 +40,6 @@ public struct PipelineConfiguration: Sendable {
         self.random = random
         self.eventBatchSize = eventBatchSize
         self.hooks = hooks
+        self.entitlementCache = entitlementCache
     }
 }

@@ -4,4 +4,6 @@ public enum PurchaseError: Error, Hashable, Sendable {
     case noPlayerSignedIn
     /// The pipeline is not running: call ``PurchasePipeline/start()`` first.
     case notRunning
+    /// The store could not list the Apple account's transactions (``PurchasePipeline/restore()``).
+    case storeUnavailable
 }

@@ -180,7 +180,7 @@ extension PurchasePipeline {
     }
 
     /// Calls the crash hook at `boundary`; a ``SimulatedCrash`` stops the pipeline dead.
-    private func pass(_ boundary: PipelineBoundary, _ record: PurchaseRecord) async throws {
+    func pass(_ boundary: PipelineBoundary, _ record: PurchaseRecord) async throws {
         try ensureRunning()
         do {
             try await configuration.hooks.crashPoint(boundary, record)
@@ -191,7 +191,7 @@ extension PurchasePipeline {
         try ensureRunning()
     }
 
-    private func wait(afterFailures failures: Int) async throws {
+    func wait(afterFailures failures: Int) async throws {
         try ensureRunning()
         let delay = configuration.retry.delay(afterFailures: failures, random: configuration.random())
         try await configuration.clock.sleep(for: delay)

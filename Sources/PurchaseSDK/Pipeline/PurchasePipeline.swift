@@ -6,10 +6,13 @@
 /// At ``start()`` it resumes everything the journal and the store's unfinished list hold;
 /// while running it retries the server forever with backoff, follows the store's
 /// transaction updates (Ask to Buy approvals) and holds promoted purchases until a player
-/// is signed in. Every outcome, resumed ones included, goes to ``outcomes``.
+/// is signed in. Every outcome, resumed ones included, goes to ``outcomes``. It also
+/// restores the Apple account's purchases (``restore()``) and answers the player's
+/// entitlements, cached for offline use (``entitlements(refresh:)``).
 public actor PurchasePipeline {
     /// Every outcome: purchases made now, deliveries resumed after a restart, Ask to Buy
-    /// approvals, promoted purchases.
+    /// approvals, promoted purchases, unknown transactions (renewals among them) and the
+    /// transactions a ``restore()`` finished.
     public nonisolated let outcomes: AsyncStream<PurchaseOutcome>
     /// The purchase-flow event log, sent to `/v1/events`.
     public nonisolated let events: PurchaseEventLog
@@ -24,6 +27,9 @@ public actor PurchasePipeline {
     var transactionsBeingAccepted: Set<String> = []
     var heldPromotions: [PromotedPurchase] = []
     var heldTransactions: [StoreTransaction] = []
+    /// The last entitlements the server answered, per player, as also kept in
+    /// ``PipelineConfiguration/entitlementCache``.
+    var cachedEntitlements: [String: CachedEntitlements] = [:]
     /// What the journal could not read at start-up.
     public private(set) var journalDamage: [JournalDamage] = []
 

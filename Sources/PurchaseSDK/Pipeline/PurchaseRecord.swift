@@ -12,6 +12,9 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
         /// The store listed a transaction no journal entry knew (a lost journal, another
         /// device): delivered to the player signed in when it appeared.
         case store
+        /// ``PurchasePipeline/restore()`` reported a transaction the store still listed as
+        /// unfinished and no order knew; the record carries it to its finish.
+        case restore
     }
 
     /// The journal's own id for the order.

@@ -2,7 +2,8 @@ import Foundation
 
 /// How long to wait before retrying a call to the server: exponential backoff with
 /// jitter, capped. Paid orders are retried forever while the pipeline runs; creating an
-/// order (nothing paid yet) gives up after ``orderAttempts`` so the player is not kept waiting.
+/// order (nothing paid yet) and a restore give up after ``orderAttempts`` so the player is
+/// not kept waiting.
 public struct RetryPolicy: Hashable, Sendable {
     /// The wait after the first failure.
     public var initialDelay: Duration
@@ -12,7 +13,7 @@ public struct RetryPolicy: Hashable, Sendable {
     public var multiplier: Double
     /// The share of each wait that is random, 0 to 1: 0.5 waits between half and all of it.
     public var jitter: Double
-    /// How many times to try creating an order before giving up.
+    /// How many times to try creating an order, or reporting a restore, before giving up.
     public var orderAttempts: Int
 
     /// Creates a policy.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The purchase server's player API: orders, purchase reports and the event log.
+/// The purchase server's player API: orders, purchase reports, restores, entitlements and the
+/// event log.
 public struct PurchaseServerClient: Sendable {
     /// Where the server answers (`https://api.example.com`, without `/v1`).
     public let baseURL: URL
@@ -22,15 +23,8 @@ public struct PurchaseServerClient: Sendable {
 
     /// `GET /v1/players/me/orders/{orderId}`: one of the player's orders, as it stands now.
     func order(orderId: String, token: String) async throws(ServerCallError) -> ServerOrder {
-        let request = NetworkRequest(
-            method: "GET", url: baseURL.appendingPathComponent("v1/players/me/orders").appendingPathComponent(orderId),
-            headers: ["Authorization": "Bearer \(token)"])
-        let response: NetworkResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw .retryable(reason: "network_error")
-        }
+        let response = try await get(
+            baseURL.appendingPathComponent("v1/players/me/orders").appendingPathComponent(orderId), token: token)
         guard response.status == 200 else { throw Self.failure(response) }
         return try Self.decode(ServerOrder.self, from: response)
     }
@@ -46,6 +40,37 @@ public struct PurchaseServerClient: Sendable {
     func sendEvents(_ events: [PurchaseEvent], token: String) async throws(ServerCallError) {
         let response = try await post("v1/events", body: EventBatchBody(events: events), token: token)
         guard (200..<300).contains(response.status) else { throw Self.failure(response) }
+    }
+
+    /// `GET /v1/players/me/entitlements`: the player's entitlements, entitling or not.
+    func entitlements(token: String) async throws(ServerCallError) -> [PlayerEntitlement] {
+        let response = try await get(baseURL.appendingPathComponent("v1/players/me/entitlements"), token: token)
+        guard response.status == 200 else { throw Self.failure(response) }
+        return try Self.checked(try Self.decode(EntitlementsAnswer.self, from: response).entitlements)
+    }
+
+    /// `POST /v1/purchases/restore`: the server re-links the account's current transactions
+    /// (1 to 100) to the player as its transfer policy says, and answers each one's verdict
+    /// and the player's entitlements after it. An answer without exactly one result per
+    /// transaction is unreadable.
+    func restore(signedTransactions: [String], token: String) async throws(ServerCallError)
+        -> (results: [RestoreAnswer.Result], entitlements: [PlayerEntitlement])
+    {
+        let response = try await post(
+            "v1/purchases/restore", body: RestoreRequestBody(signedTransactions: signedTransactions), token: token)
+        guard response.status == 200 else { throw Self.failure(response) }
+        let answer = try Self.decode(RestoreAnswer.self, from: response)
+        guard answer.results.count == signedTransactions.count else { throw .retryable(reason: "unreadable_answer") }
+        return (answer.results, try Self.checked(answer.entitlements))
+    }
+
+    private func get(_ url: URL, token: String) async throws(ServerCallError) -> NetworkResponse {
+        do {
+            return try await transport.send(
+                NetworkRequest(method: "GET", url: url, headers: ["Authorization": "Bearer \(token)"]))
+        } catch {
+            throw .retryable(reason: "network_error")
+        }
     }
 
     private func post(_ path: String, body: some Encodable, token: String) async throws(ServerCallError)
@@ -78,6 +103,15 @@ public struct PurchaseServerClient: Sendable {
     {
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw .retryable(reason: "unreadable_answer")
+        }
+    }
+
+    /// The entitlements of an answer, each checked; one out of bounds makes the answer unreadable.
+    private static func checked(_ bodies: [EntitlementBody]) throws(ServerCallError) -> [PlayerEntitlement] {
+        do {
+            return try bodies.map { body throws(AnswerError) in try body.entitlement() }
         } catch {
             throw .retryable(reason: "unreadable_answer")
         }

@@ -21,6 +21,11 @@ public protocol StoreClient: Sendable {
     /// The transactions the app has not finished yet, as `Transaction.unfinished`.
     func unfinishedTransactions() async throws -> [StoreTransaction]
 
+    /// The Apple account's current transactions, for a restore: the latest transaction of
+    /// each non-consumable and subscription the account bought or was shared, as
+    /// `Transaction.currentEntitlements`; never consumables, never refunded or revoked ones.
+    func currentTransactions() async throws -> [StoreTransaction]
+
     /// Tells the store the transaction's goods were delivered; it stops listing it.
     func finish(transactionId: String) async throws
 

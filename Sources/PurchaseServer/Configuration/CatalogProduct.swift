@@ -2,7 +2,13 @@ import AppStoreModel
 import Ledger
 
 /// A product the game sells, as the server knows it: Apple's product id, what a store
-/// screen shows before StoreKit answers, and what one unit grants.
+/// screen shows before StoreKit answers, what one unit grants and what it unlocks.
+///
+/// The kinds: a consumable grants currency (``grants``); a non-consumable unlocks its
+/// ``entitlement`` for good; a non-renewing subscription unlocks it for ``periodDays``
+/// (a second purchase during the first period starts when the first ends); an
+/// auto-renewable subscription unlocks it while Apple says the subscription in
+/// ``subscriptionGroupIdentifier`` is paid for (or in its grace period).
 public struct CatalogProduct: Codable, Hashable, Sendable {
     /// The App Store product id.
     public var productId: String
@@ -15,9 +21,17 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
     public var price: Int64?
     /// ISO 4217 currency code of ``price``.
     public var currency: String?
-    /// What one unit grants: item → amount, e.g. `{"coins": 100}`; an entitlement is an item
-    /// granted once, e.g. `{"levelpack1": 1}`. Amounts are positive.
+    /// What one unit grants: item → amount, e.g. `{"coins": 100}`. Amounts are positive.
+    /// Required for a consumable; may be empty for the other kinds (when not, every
+    /// transaction grants them once: a renewal grants them again).
     public var grants: Grants
+    /// What the product unlocks (e.g. `"vip"`); required for every kind but a consumable,
+    /// which has none. Several products may unlock the same entitlement.
+    public var entitlement: String?
+    /// Apple's subscription group of an auto-renewable subscription (required for one).
+    public var subscriptionGroupIdentifier: String?
+    /// How many days a non-renewing subscription lasts (required for one, positive).
+    public var periodDays: Int?
 
     /// Creates a product.
     public init(
@@ -26,7 +40,10 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
         displayName: String? = nil,
         price: Int64? = nil,
         currency: String? = nil,
-        grants: Grants
+        grants: Grants = [:],
+        entitlement: String? = nil,
+        subscriptionGroupIdentifier: String? = nil,
+        periodDays: Int? = nil
     ) {
         self.productId = productId
         self.type = type
@@ -34,6 +51,60 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
         self.price = price
         self.currency = currency
         self.grants = grants
+        self.entitlement = entitlement
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.periodDays = periodDays
+    }
+
+    /// Decodes a product; `grants` defaults to none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        productId = try container.decode(String.self, forKey: .productId)
+        type = try container.decode(ProductType.self, forKey: .type)
+        displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
+        price = try container.decodeIfPresent(Int64.self, forKey: .price)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        grants = try container.decodeIfPresent(Grants.self, forKey: .grants) ?? [:]
+        entitlement = try container.decodeIfPresent(String.self, forKey: .entitlement)
+        subscriptionGroupIdentifier = try container.decodeIfPresent(
+            String.self, forKey: .subscriptionGroupIdentifier)
+        periodDays = try container.decodeIfPresent(Int.self, forKey: .periodDays)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case productId, type, displayName, price, currency, grants, entitlement, subscriptionGroupIdentifier
+        case periodDays
+    }
+
+    /// Problems with the product's kind: what its type requires of ``grants``,
+    /// ``entitlement``, ``subscriptionGroupIdentifier`` and ``periodDays``.
+    func kindProblems() -> [String] {
+        let name = "product \(productId)"
+        var problems: [String] = []
+        switch type {
+        case .consumable:
+            if grants.isEmpty { problems.append("\(name) is a consumable: it must grant something") }
+            if entitlement != nil { problems.append("\(name) is a consumable: it unlocks no entitlement") }
+        case .nonConsumable, .nonRenewing, .autoRenewable:
+            if (entitlement ?? "").isEmpty {
+                problems.append("\(name) is \(type.rawValue): it must name the entitlement it unlocks")
+            }
+        default:
+            problems.append("\(name) has the unknown type \(type.rawValue)")
+        }
+        if type == .nonRenewing, (periodDays ?? 0) <= 0 {
+            problems.append("\(name) is a non-renewing subscription: periodDays must be positive")
+        }
+        if type != .nonRenewing, periodDays != nil {
+            problems.append("\(name) is not a non-renewing subscription: it has no periodDays")
+        }
+        if type == .autoRenewable, (subscriptionGroupIdentifier ?? "").isEmpty {
+            problems.append("\(name) is an auto-renewable subscription: it must name its subscriptionGroupIdentifier")
+        }
+        if type != .autoRenewable, subscriptionGroupIdentifier != nil {
+            problems.append("\(name) is not an auto-renewable subscription: it has no subscriptionGroupIdentifier")
+        }
+        return problems
     }
 
     /// The most units one transaction may carry (StoreKit sells at most 10 at once).

@@ -15,7 +15,8 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
         products.first { $0.productId == productId }
     }
 
-    /// Problems that make the catalog unusable: duplicate ids, empty ids, non-positive grants.
+    /// Problems that make the catalog unusable: duplicate ids, empty ids, non-positive
+    /// grants, and what a product's type requires (``CatalogProduct``'s kinds).
     public func validationProblems() -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
@@ -28,12 +29,14 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
                 problems.append(
                     "product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
             }
+            problems += product.kindProblems()
         }
         return problems
     }
 
     /// The sample game's catalog, matching the emulator's sample store: coins and a potion
-    /// (consumables), a level pack (an entitlement), a VIP subscription and a season pass.
+    /// (consumables), a level pack (non-consumable), two VIP subscriptions of one group
+    /// (vip.premium the higher level) and a 90-day season pass.
     public static let sample = ProductCatalog(products: [
         CatalogProduct(
             productId: "coins100", type: .consumable, displayName: "100 Coins", price: 990, currency: "USD",
@@ -46,12 +49,15 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
             grants: ["potion": 1]),
         CatalogProduct(
             productId: "levelpack1", type: .nonConsumable, displayName: "Level Pack 1", price: 2_990, currency: "USD",
-            grants: ["levelpack1": 1]),
+            entitlement: "levelpack1"),
         CatalogProduct(
             productId: "vip.monthly", type: .autoRenewable, displayName: "VIP (monthly)", price: 4_990,
-            currency: "USD", grants: ["vip_days": 30]),
+            currency: "USD", entitlement: "vip", subscriptionGroupIdentifier: "20000001"),
+        CatalogProduct(
+            productId: "vip.premium", type: .autoRenewable, displayName: "VIP Premium (monthly)", price: 9_990,
+            currency: "USD", entitlement: "vip", subscriptionGroupIdentifier: "20000001"),
         CatalogProduct(
             productId: "seasonpass", type: .nonRenewing, displayName: "Season Pass", price: 9_990, currency: "USD",
-            grants: ["seasonpass": 1]),
+            entitlement: "seasonpass", periodDays: 90),
     ])
 }

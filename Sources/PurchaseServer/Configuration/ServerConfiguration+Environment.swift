@@ -28,6 +28,10 @@ extension ServerConfiguration {
         ("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", "consumption.sampleContentProvided (true or false)"),
         ("STOREKEEPER_CONSOLE_ENABLED", "console.enabled (true or false)"),
         ("STOREKEEPER_CONSOLE_SECURE_COOKIES", "console.secureCookies (true or false)"),
+        (
+            "STOREKEEPER_RESTORE_TRANSFER_POLICY",
+            "restoreTransferPolicy (keep_with_first, transfer_to_latest, refuse)"
+        ),
     ]
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
@@ -91,6 +95,13 @@ extension ServerConfiguration {
         if let enabled = try Self.flag("STOREKEEPER_CONSOLE_ENABLED", value) { configuration.console.enabled = enabled }
         if let secure = try Self.flag("STOREKEEPER_CONSOLE_SECURE_COOKIES", value) {
             configuration.console.secureCookies = secure
+        }
+        if let text = value("STOREKEEPER_RESTORE_TRANSFER_POLICY") {
+            guard let policy = RestoreTransferPolicy(rawValue: text) else {
+                let names = RestoreTransferPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("STOREKEEPER_RESTORE_TRANSFER_POLICY must be one of \(names), not \(text)")
+            }
+            configuration.restoreTransferPolicy = policy
         }
         return configuration
     }

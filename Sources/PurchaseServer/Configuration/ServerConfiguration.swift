@@ -59,6 +59,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var revocationCheck: RevocationCheckSettings
     /// The support console's sign-in and limits.
     public var console: ConsoleSettings
+    /// What a restore does with an entitlement another player holds.
+    public var restoreTransferPolicy: RestoreTransferPolicy
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -84,7 +86,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         webhook: WebhookSettings? = nil,
         additionalRoots: [String] = [],
         revocationCheck: RevocationCheckSettings = RevocationCheckSettings(),
-        console: ConsoleSettings = ConsoleSettings()
+        console: ConsoleSettings = ConsoleSettings(),
+        restoreTransferPolicy: RestoreTransferPolicy = .keepWithFirst
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -107,6 +110,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.additionalRoots = additionalRoots
         self.revocationCheck = revocationCheck
         self.console = console
+        self.restoreTransferPolicy = restoreTransferPolicy
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -151,6 +155,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             try container.decodeIfPresent(RevocationCheckSettings.self, forKey: .revocationCheck)
             ?? defaults.revocationCheck
         console = try container.decodeIfPresent(ConsoleSettings.self, forKey: .console) ?? defaults.console
+        restoreTransferPolicy =
+            try container.decodeIfPresent(RestoreTransferPolicy.self, forKey: .restoreTransferPolicy)
+            ?? defaults.restoreTransferPolicy
     }
 
     /// Reads a JSON configuration file.

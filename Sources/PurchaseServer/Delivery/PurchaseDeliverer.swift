@@ -6,8 +6,10 @@ import Logging
 /// The one path every source takes to deliver a verified transaction: bind it to a player,
 /// apply the policy, and call the ledger's exactly-once ``LedgerStore/deliver(_:)``.
 ///
-/// Binding: the transaction's `appAccountToken` finds the order, and the order's player
-/// receives the goods; a transaction without a usable token is bound by the order the
+/// Binding: a transaction whose original transaction already backs an entitlement goes to
+/// that entitlement's holder (a renewal, an upgrade in the same chain, whoever a restore
+/// moved it to); otherwise the transaction's `appAccountToken` finds the order, and the
+/// order's player receives the goods; a transaction without a usable token is bound by the order the
 /// reporting player names, or else goes to that player, flagged `unbound`; support binds
 /// one to the player it names through an order made for the binding, whose token support's
 /// lookup then sets at Apple. A claim on a transaction bound to (or already delivered to)
@@ -22,15 +24,19 @@ struct PurchaseDeliverer: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// Delivers `transaction` for `claimant`, or explains why not.
+    /// Delivers `transaction` for `claimant`, or explains why not. A product that unlocks an
+    /// entitlement sets it from the transaction and `evidence` (Apple's renewal info and
+    /// status, when the caller has them).
     ///
     /// - Throws: ``DeliveryRefusal`` (recorded in the history), or the ledger's error when
     ///   the database failed (nothing was written; retry).
     func deliver(
-        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant
+        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant,
+        evidence: SubscriptionEvidence? = nil
     ) async throws -> DeliveryResult {
         do {
-            let result = try await bindAndDeliver(transaction, source: source, claimant: claimant)
+            let result = try await bindAndDeliver(
+                transaction, source: source, claimant: claimant, evidence: evidence)
             metrics.recordDelivery(source: source, first: result.isFirstDelivery)
             if result.isFirstDelivery {
                 logger.info(
@@ -77,7 +83,8 @@ struct PurchaseDeliverer: Sendable {
     }
 
     private func bindAndDeliver(
-        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant
+        _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant,
+        evidence: SubscriptionEvidence?
     ) async throws -> DeliveryResult {
         let transactionId = transaction.transactionId
         if transaction.revocationDate != nil {
@@ -101,7 +108,8 @@ struct PurchaseDeliverer: Sendable {
             return .alreadyDelivered(existing)
         }
 
-        let binding = try await bind(transaction, claimant: claimant)
+        let existing = try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
+        let binding = try await bind(transaction, claimant: claimant, holder: existing)
         var flags = binding.flags
         if deploymentEnvironment == .production, transaction.environment != .production {
             flags.insert(PurchaseFlag.sandboxInProduction)
@@ -117,7 +125,9 @@ struct PurchaseDeliverer: Sendable {
             source: source,
             flags: flags,
             grants: grants,
-            purchaseDate: transaction.purchaseDate
+            purchaseDate: transaction.purchaseDate,
+            entitlement: try await entitlementGrant(
+                for: transaction, product: product, existing: existing, evidence: evidence)
         )
         let result: DeliveryResult
         do {
@@ -147,9 +157,24 @@ struct PurchaseDeliverer: Sendable {
         var flags: Set<String> = []
     }
 
-    /// Finds who receives the transaction.
-    private func bind(_ transaction: VerifiedTransaction, claimant: DeliveryClaimant) async throws -> Binding {
+    /// Finds who receives the transaction: the holder of its chain's entitlement, if any,
+    /// else by its order.
+    private func bind(
+        _ transaction: VerifiedTransaction, claimant: DeliveryClaimant, holder: Entitlement?
+    ) async throws -> Binding {
         let transactionId = transaction.transactionId
+        if let holder {
+            if let player = claimant.reportingPlayer, player != holder.playerId {
+                throw DeliveryRefusal.belongsToOtherPlayer(transactionId: transactionId, orderId: nil)
+            }
+            var order: Order?
+            if let token = transaction.appAccountToken, let tokenOrder = try await store.order(appAccountToken: token),
+                tokenOrder.playerId == holder.playerId
+            {
+                order = tokenOrder
+            }
+            return Binding(playerId: holder.playerId, order: order)
+        }
         if let token = transaction.appAccountToken, let order = try await store.order(appAccountToken: token) {
             if let player = claimant.reportingPlayer, player != order.playerId {
                 throw DeliveryRefusal.belongsToOtherPlayer(transactionId: transactionId, orderId: order.orderId)

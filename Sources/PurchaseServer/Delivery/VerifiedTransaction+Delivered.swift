@@ -14,5 +14,6 @@ extension VerifiedTransaction {
         environment = purchase.environment
         purchaseDate = purchase.purchaseDate
         revocationDate = nil
+        signedDate = purchase.purchaseDate
     }
 }

@@ -17,6 +17,16 @@ struct VerifiedTransaction: Sendable, Hashable {
     /// refund in part leaves the rest standing: the transaction is delivered and the
     /// ledger takes the refunded share back from the recorded notices.
     var revocationDate: Date?
+    /// The first purchase of the chain (Apple's `originalPurchaseDate`), when the data says.
+    var originalPurchaseDate: Date?
+    /// When the subscription period ends (auto-renewable), when the data says.
+    var expiresDate: Date?
+    /// Apple's `inAppOwnershipType` (`PURCHASED` or `FAMILY_SHARED`); receipts say `PURCHASED`.
+    var ownership: String = InAppOwnershipType.purchased.rawValue
+    /// When Apple signed the data; receipts, which carry no such date, use the purchase date.
+    var signedDate: Date
+    /// Whether Apple says a higher-level subscription of the chain replaced this one.
+    var isUpgraded = false
 
     /// The transaction of a verified signed transaction, or `nil` when the payload lacks an
     /// id or a product.
@@ -31,6 +41,11 @@ struct VerifiedTransaction: Sendable, Hashable {
         self.purchaseDate = payload.purchaseDateValue ?? payload.signedDateValue ?? Date()
         self.revocationDate =
             payload.revokedShare == Milliunits.whole ? (payload.revocationDateValue ?? Date()) : nil
+        originalPurchaseDate = payload.originalPurchaseDateValue
+        expiresDate = payload.expiresDateValue
+        ownership = payload.inAppOwnershipType?.rawValue ?? InAppOwnershipType.purchased.rawValue
+        signedDate = payload.signedDateValue ?? purchaseDate
+        isUpgraded = payload.isUpgraded == true
     }
 
     /// An in-app purchase of a verified receipt.
@@ -43,6 +58,9 @@ struct VerifiedTransaction: Sendable, Hashable {
         self.environment = environment
         purchaseDate = purchase.purchaseDate
         revocationDate = purchase.cancellationDate
+        originalPurchaseDate = purchase.originalPurchaseDate
+        expiresDate = purchase.subscriptionExpirationDate
+        signedDate = purchase.purchaseDate
     }
 
     /// An in-app purchase of Apple's verifyReceipt answer, or `nil` without id or product.
@@ -56,5 +74,8 @@ struct VerifiedTransaction: Sendable, Hashable {
         self.environment = environment
         purchaseDate = inApp.purchaseDateValue ?? Date()
         revocationDate = inApp.isCancelled ? (inApp.cancellationDateValue ?? Date()) : nil
+        originalPurchaseDate = inApp.originalPurchaseDateValue
+        expiresDate = inApp.expiresDateValue
+        signedDate = purchaseDate
     }
 }

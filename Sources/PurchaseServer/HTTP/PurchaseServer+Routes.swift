@@ -84,6 +84,18 @@ extension PurchaseServer {
             return APIResponse.json(
                 WalletBody(playerId: playerId, balances: try await self.store.wallet(playerId: playerId)))
         }
+        api.get("players/me/entitlements") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            return APIResponse.json(
+                EntitlementList(
+                    playerId: playerId, entitlements: try await self.store.entitlements(playerId: playerId), at: Date())
+            )
+        }
+        api.post("purchases/restore") { request, _ -> Response in
+            let playerId = try self.authenticator.player(request)
+            let body = try await APIResponse.decode(RestoreRequest.self, from: request, limit: self.bodyLimit)
+            return APIResponse.json(try await self.restoreDesk.restore(playerId: playerId, body))
+        }
         api.get("players/me/orders") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
             let page = try await self.store.orders(playerId: playerId, page: PageQuery.pageRequest(request))
@@ -117,6 +129,14 @@ extension PurchaseServer {
             let page = try await self.store.timeline(
                 playerId: playerId, page: PageQuery.pageRequest(request, numericIds: true))
             return APIResponse.json(TimelineBody(playerId: playerId, page: page))
+        }
+        admin.get("players/:playerId/entitlements") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let playerId = try context.playerIdParameter()
+            return APIResponse.json(
+                EntitlementList(
+                    playerId: playerId, entitlements: try await self.store.entitlements(playerId: playerId), at: Date())
+            )
         }
         admin.get("players/:playerId/orders") { request, context -> Response in
             try self.authenticator.requireAdmin(request)

@@ -78,9 +78,19 @@ struct NotificationIntake: Sendable {
                 verified, reason: "no_transaction", message: "the notification carries no signed transaction to act on")
             return
         }
+        let evidence = SubscriptionEvidence(
+            renewalInfo: verified.renewalInfo, signedAt: verified.notification.signedDateValue,
+            reason: [type.rawValue, verified.notification.subtype?.rawValue].compactMap { $0 }.joined(separator: "/"))
         switch type {
         case .oneTimeCharge, .subscribed, .didRenew:
-            try await deliver(transaction, source: source)
+            // DID_RENEW includes BILLING_RECOVERY, the recovery from billing retry.
+            try await deliver(transaction, source: source, evidence: evidence)
+        case .didChangeRenewalPref where verified.notification.subtype == .upgrade:
+            // The upgrade's new transaction replaces the old one at once, in the same chain.
+            try await deliver(transaction, source: source, evidence: evidence)
+        case .didChangeRenewalPref, .didChangeRenewalStatus, .didFailToRenew, .gracePeriodExpired, .expired:
+            try await updateSubscription(
+                transaction, type: type, subtype: verified.notification.subtype, evidence: evidence, source: source)
         case .refund, .revoke:
             // Settles to Apple's latest recorded word (the share refunded so far), which may
             // be a later-signed REFUND_REVERSED that arrived first: then this notice changes
@@ -97,18 +107,20 @@ struct NotificationIntake: Sendable {
                 // Refunded in part before any delivery: the player keeps the rest. The
                 // ledger delivers it and takes the refunded share back in one database
                 // transaction (or refuses it, if Apple's latest word refunds all of it).
-                try await deliver(transaction, source: source)
+                try await deliver(transaction, source: source, evidence: evidence)
             default:
                 break
             }
+            try await revokeEntitlement(transaction, state: type == .refund ? .refunded : .revoked, evidence: evidence)
         case .refundReversed:
             // A reversal of a refund that came before any delivery delivers the transaction
             // (the ledger refuses it if a later-signed refund is recorded).
             if case .unknownTransaction = try await store.settleRefundState(
                 transactionId: transaction.transactionId, reason: type.rawValue)
             {
-                try await deliver(transaction, source: source)
+                try await deliver(transaction, source: source, evidence: evidence)
             }
+            try await reinstateEntitlement(transaction, evidence: evidence)
         case .consumptionRequest:
             try await answerConsumptionRequest(payload, transaction: transaction, notificationUUID: notificationUUID)
         default:
@@ -121,9 +133,16 @@ struct NotificationIntake: Sendable {
     /// server owes it (a failure that may pass throws, leaving the notification unprocessed
     /// for Apple's retry and the reconciler); refusals are recorded there and end
     /// processing (Apple sending the notification again would not change them).
-    private func deliver(_ transaction: VerifiedTransaction, source: DeliverySource) async throws {
+    private func deliver(
+        _ transaction: VerifiedTransaction, source: DeliverySource, evidence: SubscriptionEvidence
+    ) async throws {
         do {
-            let result = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
+            let result = try await deliverer.deliver(
+                transaction, source: source, claimant: .appStore, evidence: evidence)
+            if !result.isFirstDelivery {
+                // Delivered before (the app reported it first): the renewal info still counts.
+                try await updateSubscription(transaction, type: nil, evidence: evidence, source: source)
+            }
             try await deliverer.finishAtApple(result.purchase, deliveredBy: source)
         } catch let refusal as DeliveryRefusal {
             guard refusal.kind == .pending else { return }

@@ -4,10 +4,11 @@ import Foundation
 import Ledger
 import Logging
 
-/// Posts each outbox message (a delivery, or a change of a purchase's refunded share) to the
-/// game server's webhook, until acknowledged.
+/// Posts each outbox message (a delivery, a change of a purchase's refunded share, or a
+/// change of an entitlement) to the game server's webhook, until acknowledged.
 ///
-/// The body is the ``DeliveryMessage`` or ``RefundMessage`` JSON, signed with HMAC-SHA256
+/// The body is the ``DeliveryMessage``, ``RefundMessage`` or ``EntitlementMessage`` JSON
+/// (whatever kind the ledger enqueued, posted as stored), signed with HMAC-SHA256
 /// (`X-StoreKeeper-Signature: sha256=<hex>`), with `Idempotency-Key: <the message's key>`.
 /// Any 2xx acknowledges; anything else is retried with exponential backoff and jitter.
 /// Claims in the ledger keep two workers (or two servers) from posting one message at once.

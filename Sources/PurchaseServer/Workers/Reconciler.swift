@@ -5,7 +5,9 @@ import Ledger
 
 /// Finds notifications the server never received (Apple gave up, the server was down, a
 /// proxy dropped them) by reading Apple's notification history since its last checkpoint,
-/// and feeds each through the same ``NotificationIntake`` (duplicates cost nothing).
+/// and feeds each through the same ``NotificationIntake`` (duplicates cost nothing); then
+/// checks the subscriptions that should have renewed or ended by now against Get All
+/// Subscription Statuses (``reconcileSubscriptions(now:lease:report:)``).
 ///
 /// One pass runs at a time across every instance sharing the ledger: a pass first takes
 /// the ledger's lease (``LedgerStore/acquireLease(_:holder:duration:)``), renews it after
@@ -56,6 +58,12 @@ public struct Reconciler: Sendable {
         public var duplicates: Int
         /// Notifications that failed verification (counted, skipped).
         public var rejected: Int
+        /// Lapsed subscriptions (entitled past their end) checked with Get All Subscription Statuses.
+        public var subscriptionsChecked = 0
+        /// Entitlements that check changed (a lost renewal delivered, a state brought in line).
+        public var subscriptionsUpdated = 0
+        /// Checks Apple did not answer, or answered with data that did not verify (tried next pass).
+        public var subscriptionFailures = 0
     }
 
     /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
@@ -129,6 +137,7 @@ public struct Reconciler: Sendable {
             lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
             guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
         } while token != nil
+        try await reconcileSubscriptions(now: now, lease: &lease, report: &report)
         if let firstFailure { throw firstFailure }
         let advance = try await store.advanceCheckpoint(
             Self.checkpointName, to: request.endDate ?? 0, holding: lease)

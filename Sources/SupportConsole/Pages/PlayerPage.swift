@@ -12,7 +12,7 @@ extension SupportPages {
     static var recordLimit: Int { 200 }
 
     /// `GET /console/players/{playerId}` (`?before=<event id>` pages the timeline): the
-    /// wallet, orders, purchases, refunds and reversals, the client's purchase-flow events,
+    /// wallet, the entitlements, orders, purchases, refunds and reversals, the client's purchase-flow events,
     /// the notifications received, the merged timeline newest first, and the grant form
     /// for agents and admins.
     func playerPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
@@ -34,6 +34,7 @@ extension SupportPages {
         -> [String: any Sendable]
     {
         let wallet = try await store.wallet(playerId: playerId)
+        let entitlements = try await store.entitlements(playerId: playerId)
         let orders = try await store.orders(playerId: playerId)
         let purchases = try await store.purchases(playerId: playerId)
         func events(_ types: [HistoryEventType]) async throws -> [[String: any Sendable]] {
@@ -53,6 +54,8 @@ extension SupportPages {
                 ["item": item, "balance": ConsoleFormat.amount(balance), "negative": balance < 0]
             },
             "hasWallet": !wallet.isEmpty, "hasNegativeBalance": negative,
+            "entitlements": entitlements.map { values(of: $0, at: Date(), caller) },
+            "hasEntitlements": !entitlements.isEmpty,
             "orders": orders.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },
             "hasOrders": !orders.isEmpty,
             "purchases": purchases.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },

@@ -3,6 +3,30 @@ import Ledger
 
 /// The template values of the ledger's records, formatted in Swift (templates never format).
 extension SupportPages {
+    /// An entitlement as it stands at `now`: what it unlocks, by which product and
+    /// transaction, its state (an entitling state past its end reads `expired`), its end and
+    /// renewal intent.
+    func values(of entitlement: Entitlement, at now: Date, _ caller: ConsoleCaller) -> [String: any Sendable] {
+        let entitled = entitlement.isEntitled(at: now)
+        let state = entitlement.state.entitles && !entitled ? EntitlementState.expired : entitlement.state
+        var values: [String: any Sendable] = [
+            "entitlementId": entitlement.entitlementId, "productId": entitlement.productId,
+            "state": state.rawValue, "stateLabel": label("entitlement_state_", state.rawValue, caller),
+            "entitled": entitled, "since": ConsoleFormat.date(entitlement.since),
+            "until": entitlement.until.map { ConsoleFormat.date($0) } ?? text("entitlement_permanent", caller),
+            "ownership": entitlement.ownership, "isFamilyShared": entitlement.ownership == "FAMILY_SHARED",
+            "transactionId": entitlement.transactionId,
+            "transactionHref": ConsoleLinks.transaction(entitlement.transactionId),
+        ]
+        if let autoRenew = entitlement.autoRenew {
+            values["renewal"] =
+                autoRenew
+                ? text("entitlement_renews_into", caller) + " " + (entitlement.autoRenewProductId ?? "")
+                : text("entitlement_renewal_off", caller)
+        }
+        return values
+    }
+
     /// A purchase: who got it, how, its flags, status and refunded share.
     func values(of purchase: Purchase, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [

@@ -1,0 +1,59 @@
+import Foundation
+import Ledger
+
+/// One change of an entitlement as the ledger's history recorded it
+/// (``HistoryEventType/entitlementChanged``): who, which chain, what state, until when,
+/// and when the ledger wrote it.
+public struct EntitlementChange: Codable, Hashable, Sendable {
+    /// The holder whose timeline has it.
+    public var playerId: String
+    /// The chain.
+    public var originalTransactionId: String
+    /// The product backing the entitlement after the change.
+    public var productId: String?
+    /// The state after the change.
+    public var state: EntitlementState
+    /// The end after the change; `nil` when permanent.
+    public var until: Date?
+    /// When the ledger wrote it.
+    public var at: Date
+
+    /// Creates a change.
+    public init(
+        playerId: String, originalTransactionId: String, productId: String? = nil, state: EntitlementState,
+        until: Date?, at: Date
+    ) {
+        self.playerId = playerId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.state = state
+        self.until = until
+        self.at = at
+    }
+
+    /// The change a history event records, or `nil` when it is no
+    /// ``HistoryEventType/entitlementChanged`` event or its detail is not one the ledger
+    /// writes (no player, no chain, an unknown state, an `until` that is not milliseconds).
+    public init?(_ event: HistoryEvent) {
+        guard event.type == .entitlementChanged, let playerId = event.playerId,
+            let originalTransactionId = event.detail["originalTransactionId"], !originalTransactionId.isEmpty,
+            let state = event.detail["state"].flatMap(EntitlementState.init(rawValue:))
+        else { return nil }
+        var until: Date?
+        if let raw = event.detail["until"] {
+            guard let milliseconds = Int64(raw) else { return nil }
+            until = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
+        self.init(
+            playerId: playerId, originalTransactionId: originalTransactionId, productId: event.detail["productId"],
+            state: state, until: until, at: event.createdAt)
+    }
+
+    /// Whether the change entitles its player through `end` (`nil`: for good).
+    func entitles(through end: Date?) -> Bool {
+        guard state.entitles else { return false }
+        guard let until else { return true }
+        guard let end else { return false }
+        return until >= end
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Ledger
+
+/// Compares what Apple sold with the entitlements the server's ledger keeps, chain by
+/// chain, once the run has settled (after the reconciler's quiesce pass):
+///
+/// - every chain Apple entitles at the end is held, and entitling, by the player who must
+///   hold it (the buyer, the family member it was shared with, or the player the restore
+///   policy transferred it to);
+/// - every paid period that still stands was, at some point of the ledger's history,
+///   entitled to one of its players through the period's end;
+/// - every entitlement the ledger calls entitling at the end is backed by a chain Apple
+///   entitles too, and ends no later than Apple's expiry plus grace period.
+public struct EntitlementOracle: Sendable {
+    /// How far the ledger's `until` may pass Apple's (dates travel as milliseconds).
+    public var tolerance: TimeInterval
+
+    /// Creates an oracle.
+    public init(tolerance: TimeInterval = 1) {
+        self.tolerance = tolerance
+    }
+
+    /// Judges the ledger's entitlements (`ledger`, every row of every player of the run, and
+    /// `history`, their recorded changes) against Apple's periods and Apple's word at `now`.
+    public func judge(
+        periods: [PaidPeriod], apple: [AppleEntitlement], ledger: [Entitlement], history: [EntitlementChange],
+        at now: Date
+    ) -> EntitlementVerdict {
+        let chains = Dictionary(grouping: periods, by: \.originalTransactionId)
+        let appleByChain = Dictionary(apple.map { ($0.originalTransactionId, $0) }, uniquingKeysWith: { $1 })
+        let rows = Dictionary(ledger.map { ($0.originalTransactionId, $0) }, uniquingKeysWith: { first, _ in first })
+        let changes = Dictionary(grouping: history, by: \.originalTransactionId)
+        var violations: [EntitlementViolation] = []
+        for (chain, periods) in chains.sorted(by: { $0.key < $1.key }) {
+            violations += judge(
+                chain: chain, periods: periods, apple: appleByChain[chain], row: rows[chain],
+                changes: changes[chain] ?? [], at: now)
+        }
+        let entitling = ledger.filter { $0.isEntitled(at: now) }
+        for row in entitling.sorted(by: { $0.originalTransactionId < $1.originalTransactionId }) {
+            violations += judgeEntitling(row, apple: appleByChain[row.originalTransactionId])
+        }
+        return EntitlementVerdict(
+            chains: chains.count, periods: periods.count, standingPeriods: periods.count(where: \.standing),
+            entitledByApple: apple.count(where: \.entitles), entitledByLedger: entitling.count,
+            violations: violations)
+    }
+
+    /// The right player holds the chain, entitled when Apple entitles, and was entitled to
+    /// each standing period.
+    private func judge(
+        chain: String, periods: [PaidPeriod], apple: AppleEntitlement?, row: Entitlement?,
+        changes: [EntitlementChange], at now: Date
+    ) -> [EntitlementViolation] {
+        let holders = periods.first(where: { !$0.holders.isEmpty })?.holders ?? []
+        let holder = holders.last
+        var violations: [EntitlementViolation] = []
+        if let row, row.playerId != holder {
+            violations.append(
+                EntitlementViolation(
+                    kind: .wrongHolder, originalTransactionId: chain, playerId: row.playerId,
+                    detail: "\(row.productId): held by \(row.playerId), must be \(holder ?? "nobody known")"))
+        }
+        if let apple, apple.entitles, let holder {
+            if let row {
+                if row.playerId == holder && !row.isEntitled(at: now) {
+                    violations.append(
+                        EntitlementViolation(
+                            kind: .notEntitled, originalTransactionId: chain, playerId: holder,
+                            detail: "\(row.productId): Apple says \(apple.status), the ledger \(Self.describe(row))"))
+                }
+            } else {
+                violations.append(
+                    EntitlementViolation(
+                        kind: .notEntitled, originalTransactionId: chain, playerId: holder,
+                        detail: "Apple says \(apple.status), the ledger has no entitlement"))
+            }
+        }
+        for period in periods.sorted(by: { $0.purchaseDate < $1.purchaseDate }) where period.standing {
+            guard !holders.isEmpty else { continue }
+            let end = period.expiresDate ?? max(period.purchaseDate, now)
+            let entitled = changes.contains {
+                holders.contains($0.playerId)
+                    && (period.expiresDate == nil
+                        ? $0.state.entitles && ($0.until.map { $0 > end } ?? true)
+                        : $0.entitles(through: end.addingTimeInterval(-tolerance)))
+            }
+            if !entitled {
+                violations.append(
+                    EntitlementViolation(
+                        kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                        detail: "\(period.productId) period \(period.transactionId) "
+                            + "[\(period.purchaseDate.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-")) "
+                            + "never entitled to \(holders.joined(separator: " or ")) through its end"))
+            }
+        }
+        return violations
+    }
+
+    /// An entitlement the ledger calls entitling is one Apple entitles too, no longer.
+    private func judgeEntitling(_ row: Entitlement, apple: AppleEntitlement?) -> [EntitlementViolation] {
+        guard let apple else {
+            return [
+                EntitlementViolation(
+                    kind: .unbacked, originalTransactionId: row.originalTransactionId, playerId: row.playerId,
+                    detail: "\(row.productId): the ledger \(Self.describe(row)), Apple never sold the chain")
+            ]
+        }
+        let pastApple: Bool =
+            if !apple.entitles {
+                true
+            } else if let appleUntil = apple.entitledUntil {
+                row.until.map { $0 > appleUntil.addingTimeInterval(tolerance) } ?? true
+            } else {
+                false
+            }
+        guard pastApple else { return [] }
+        let appleEnd = apple.entitledUntil.map { " until \($0.ms)" } ?? ""
+        return [
+            EntitlementViolation(
+                kind: .entitledPastApple, originalTransactionId: row.originalTransactionId, playerId: row.playerId,
+                detail: "\(row.productId): the ledger \(Self.describe(row)), Apple says \(apple.status)\(appleEnd)")
+        ]
+    }
+
+    private static func describe(_ row: Entitlement) -> String {
+        "has \(row.playerId) \(row.state.rawValue) until \(row.until.map { "\($0.ms)" } ?? "forever")"
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, as Apple and the ledger write dates.
+    var ms: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+}

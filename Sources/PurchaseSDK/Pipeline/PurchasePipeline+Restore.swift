@@ -1,0 +1,147 @@
+/// Restore: the Apple account's current transactions re-linked to the signed-in player.
+extension PurchasePipeline {
+    /// Restores the signed-in player's purchases: asks the store for the Apple account's
+    /// current transactions (``StoreClient/currentTransactions()``), reports the signed ones
+    /// to the server (`POST /v1/purchases/restore`, 100 at a time), which re-links
+    /// non-consumables and subscriptions to the player as its transfer policy says and
+    /// never grants a consumable again, and finishes those the store still lists as
+    /// unfinished once the server holds them delivered (``RestoreStatus/isDeliveredOnServer``).
+    /// Returns each transaction's verdict and the player's entitlements, which are cached.
+    ///
+    /// A restore is idempotent on the server, so calling it again is the recovery from any
+    /// failure, and it journals only what a crash would otherwise leave behind: a
+    /// transaction it is about to finish is journaled ``PurchaseState/delivered`` (origin
+    /// ``PurchaseRecord/Origin/restore``) before the finish, and the next ``start()``
+    /// finishes it. Killed before that write, the transaction is still unfinished at the
+    /// next start, which reports it like any unknown transaction. Unsigned transactions
+    /// (StoreKit 1) cannot be restored this way and are left out. An unfinished
+    /// transaction an order of the journal already owns is left to that order.
+    ///
+    /// - Throws: ``PurchaseError/noPlayerSignedIn``, ``PurchaseError/notRunning``,
+    ///   ``PurchaseError/storeUnavailable`` when the store cannot list the transactions, and
+    ///   ``ServerCallError`` when the server refused the restore or could not be reached
+    ///   after the policy's ``RetryPolicy/orderAttempts``.
+    public func restore() async throws -> RestoreOutcome {
+        try ensureRunning()
+        guard let player else { throw PurchaseError.noPlayerSignedIn }
+        await log("restore_started", playerId: player)
+        let current: [StoreTransaction]
+        do {
+            current = try await configuration.store.currentTransactions()
+        } catch {
+            try ensureRunning()
+            await log("restore_failed", playerId: player, attributes: ["reason": Self.storeUnavailable])
+            throw PurchaseError.storeUnavailable
+        }
+        let signed = current.filter { $0.signedTransaction != nil }
+        var results: [RestoredTransaction] = []
+        var entitlements: [PlayerEntitlement]?
+        for start in stride(from: 0, to: signed.count, by: RestoreRequestBody.maximumCount) {
+            let batch = signed[start..<min(start + RestoreRequestBody.maximumCount, signed.count)]
+            let answer = try await reportRestore(batch.compactMap(\.signedTransaction), of: player)
+            guard
+                zip(batch, answer.results).allSatisfy({ transaction, result in
+                    result.transactionId.map { $0 == transaction.transactionId } ?? true
+                })
+            else {
+                await log("restore_failed", playerId: player, attributes: ["reason": "unreadable_answer"])
+                throw ServerCallError.retryable(reason: "unreadable_answer")
+            }
+            results += zip(batch, answer.results).map { transaction, result in
+                RestoredTransaction(
+                    transactionId: transaction.transactionId, originalTransactionId: result.originalTransactionId,
+                    productId: result.productId ?? transaction.productId,
+                    status: RestoreStatus(rawValue: result.status),
+                    code: result.code, message: result.message)
+            }
+            entitlements = answer.entitlements
+        }
+        let snapshot =
+            if let entitlements {
+                await remember(entitlements, of: player)
+            } else {
+                await self.entitlements(of: player, refresh: true)
+            }
+        for result in results {
+            await log(
+                "transaction_restored", playerId: player, transactionId: result.transactionId,
+                attributes: ["status": result.status.rawValue, "code": result.code].compactMapValues { $0 })
+        }
+        try await finishRestored(&results, from: signed, of: player)
+        await log(
+            "restore_completed", playerId: player,
+            attributes: [
+                "transactions": "\(results.count)", "unsigned": "\(current.count - signed.count)",
+                "finished": "\(results.filter(\.finishedByRestore).count)",
+            ])
+        let events = events
+        Task { await events.flush() }
+        return RestoreOutcome(results: results, entitlements: snapshot)
+    }
+
+    /// Sends one batch, retrying what may pass later up to the policy's order attempts.
+    private func reportRestore(_ signedTransactions: [String], of playerId: String) async throws
+        -> (results: [RestoreAnswer.Result], entitlements: [PlayerEntitlement])
+    {
+        var failures = 0
+        while true {
+            try ensureRunning()
+            do {
+                let token = try await configuration.tokens(playerId)
+                return try await configuration.server.restore(signedTransactions: signedTransactions, token: token)
+            } catch let error as ServerCallError {
+                failures += 1
+                guard case .retryable = error, failures < configuration.retry.orderAttempts else {
+                    await log("restore_failed", playerId: playerId, attributes: ["reason": error.reason])
+                    throw error
+                }
+                await log(
+                    "restore_retried", playerId: playerId,
+                    attributes: ["reason": error.reason, "attempt": "\(failures)"])
+                try await wait(afterFailures: failures)
+            }
+        }
+    }
+
+    /// Finishes the restored transactions the store still lists as unfinished, the server
+    /// holds delivered, and no order of the journal owns: each is journaled `delivered`
+    /// first, then finished by its own worker (the path a restarted pipeline resumes).
+    private func finishRestored(
+        _ results: inout [RestoredTransaction], from transactions: [StoreTransaction], of playerId: String
+    ) async throws {
+        let unfinished = Set(((try? await configuration.store.unfinishedTransactions()) ?? []).map(\.transactionId))
+        var workers: [(index: Int, worker: Task<PurchaseOutcome, any Error>)] = []
+        for (index, result) in results.enumerated()
+        where result.status.isDeliveredOnServer && unfinished.contains(result.transactionId) {
+            guard let transaction = transactions.first(where: { $0.transactionId == result.transactionId }),
+                let id = try await adoptRestored(transaction, result, of: playerId)
+            else { continue }
+            workers.append((index, launch(id)))
+        }
+        for (index, worker) in workers {
+            results[index].finishedByRestore = try await worker.value.record.transactionFinished
+        }
+    }
+
+    /// Journals a restored transaction as delivered to `playerId`, unless an order of the
+    /// journal owns it or the purchase path is taking it in now; returns the record's id.
+    private func adoptRestored(_ transaction: StoreTransaction, _ result: RestoredTransaction, of playerId: String)
+        async throws -> String?
+    {
+        guard !records.values.contains(where: { $0.transactionId == transaction.transactionId }),
+            transactionsBeingAccepted.insert(transaction.transactionId).inserted
+        else { return nil }
+        defer { transactionsBeingAccepted.remove(transaction.transactionId) }
+        var record = PurchaseRecord(
+            playerId: playerId, productId: transaction.productId, origin: .restore, state: .delivered,
+            now: configuration.clock.now)
+        record.bind(transaction)
+        record.delivery = ServerDelivery(
+            status: result.status.rawValue, transactionId: transaction.transactionId, orderId: nil, grants: [:],
+            balances: [:], flags: [])
+        try await pass(.afterServerCall, record)
+        try await persist(record)
+        await log("restored_transaction_journaled", record, attributes: ["status": result.status.rawValue])
+        return record.id
+    }
+}

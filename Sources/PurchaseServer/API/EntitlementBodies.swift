@@ -1,0 +1,125 @@
+import Foundation
+import Ledger
+
+/// One entitlement as the API shows it (`GET /v1/players/me/entitlements`, the admin API,
+/// the restore answer). Dates are epoch milliseconds.
+struct EntitlementBody: Codable, Hashable, Sendable {
+    var entitlementId: String
+    var productId: String
+    /// The stored state, except that a stored entitling state past ``until`` is `expired`.
+    var state: String
+    /// Whether the player is entitled at the answer's `asOf`.
+    var entitled: Bool
+    var since: Int64
+    var until: Int64?
+    var autoRenew: Bool?
+    var autoRenewProductId: String?
+    var ownership: String
+    var transactionId: String
+    var originalTransactionId: String
+    var environment: String
+
+    init(_ entitlement: Entitlement, at now: Date) {
+        entitlementId = entitlement.entitlementId
+        productId = entitlement.productId
+        entitled = entitlement.isEntitled(at: now)
+        state =
+            entitlement.state.entitles && !entitled ? EntitlementState.expired.rawValue : entitlement.state.rawValue
+        since = entitlement.since.apiMilliseconds
+        until = entitlement.until?.apiMilliseconds
+        autoRenew = entitlement.autoRenew
+        autoRenewProductId = entitlement.autoRenewProductId
+        ownership = entitlement.ownership
+        transactionId = entitlement.transactionId
+        originalTransactionId = entitlement.originalTransactionId
+        environment = entitlement.environment
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entitlementId, productId, state, entitled, since, until, autoRenew, autoRenewProductId, ownership
+        case transactionId, originalTransactionId, environment
+    }
+
+    /// Encodes every key; `until`, `autoRenew` and `autoRenewProductId` as `null` when absent.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entitlementId, forKey: .entitlementId)
+        try container.encode(productId, forKey: .productId)
+        try container.encode(state, forKey: .state)
+        try container.encode(entitled, forKey: .entitled)
+        try container.encode(since, forKey: .since)
+        try container.encode(until, forKey: .until)
+        try container.encode(autoRenew, forKey: .autoRenew)
+        try container.encode(autoRenewProductId, forKey: .autoRenewProductId)
+        try container.encode(ownership, forKey: .ownership)
+        try container.encode(transactionId, forKey: .transactionId)
+        try container.encode(originalTransactionId, forKey: .originalTransactionId)
+        try container.encode(environment, forKey: .environment)
+    }
+}
+
+/// A player's entitlements at `asOf` (epoch milliseconds).
+struct EntitlementList: Codable, Hashable, Sendable {
+    var playerId: String
+    var asOf: Int64
+    var entitlements: [EntitlementBody]
+
+    init(playerId: String, entitlements: [Entitlement], at now: Date) {
+        self.playerId = playerId
+        asOf = now.apiMilliseconds
+        self.entitlements = entitlements.map { EntitlementBody($0, at: now) }
+    }
+}
+
+/// The body of `POST /v1/purchases/restore`: the device's current transactions.
+struct RestoreRequest: Codable, Hashable, Sendable {
+    /// Signed transactions (StoreKit 2's `jwsRepresentation`), 1 to ``maximumCount``.
+    var signedTransactions: [String]
+
+    /// The most transactions one restore may report.
+    static let maximumCount = 100
+}
+
+/// What a restore did with one reported transaction.
+struct RestoreResult: Codable, Hashable, Sendable {
+    /// The outcome of one transaction.
+    enum Status: String, Codable, Hashable, Sendable {
+        /// Delivered now to the restoring player.
+        case restored
+        /// The restoring player holds it already.
+        case alreadyOwned = "already_owned"
+        /// Moved to the restoring player (`transfer_to_latest`), with an audited history event.
+        case transferred
+        /// Another player holds it and keeps it (`keep_with_first`).
+        case keptByOtherPlayer = "kept_by_other_player"
+        /// Another player holds it and the policy refuses restores (`refuse`).
+        case refused
+        /// A consumable: never granted again.
+        case notRestorable = "not_restorable"
+        /// Verification or delivery refused it (``RestoreResult/code``).
+        case rejected
+    }
+
+    var transactionId: String?
+    var originalTransactionId: String?
+    var productId: String?
+    var status: Status
+    /// A stable code for `refused`, `not_restorable` and `rejected`.
+    var code: String?
+    /// A sentence for people, with ``code``.
+    var message: String?
+}
+
+/// The answer of `POST /v1/purchases/restore`: one result per reported transaction, in
+/// order, and the player's entitlements afterwards.
+struct RestoreAnswer: Codable, Hashable, Sendable {
+    var results: [RestoreResult]
+    var entitlements: [EntitlementBody]
+}
+
+extension Date {
+    /// Epoch milliseconds, rounded down.
+    var apiMilliseconds: Int64 {
+        Int64((timeIntervalSince1970 * 1_000).rounded(.down))
+    }
+}

@@ -1,0 +1,50 @@
+import AppStoreModel
+import Foundation
+import Ledger
+
+extension PurchaseDeliverer {
+    /// What delivering `transaction` of `product` sets on its chain's entitlement, from
+    /// Apple's signed data only: a non-consumable is permanent; a non-renewing subscription
+    /// lasts ``CatalogProduct/periodDays`` (stacked by the ledger); an auto-renewable one
+    /// stands as its renewal info says (``SubscriptionEvidence/standing(expiresDate:ownership:)``),
+    /// active until `expiresDate` without one. `nil` for a product that unlocks nothing, an
+    /// upgraded transaction (the higher-level one that replaced it sets the entitlement),
+    /// and a period of a chain older than the one backing the entitlement now.
+    ///
+    /// Without `evidence` the grant is dated by the purchase: a signed transaction says
+    /// nothing about the subscription after its purchase (its renewal intent, billing), so
+    /// a copy signed later, as a device's is, must not outrank the notifications Apple
+    /// signed meanwhile.
+    func entitlementGrant(
+        for transaction: VerifiedTransaction, product: CatalogProduct, existing: Entitlement?,
+        evidence: SubscriptionEvidence?
+    ) async throws -> EntitlementGrant? {
+        guard let entitlementId = product.entitlement, !transaction.isUpgraded else { return nil }
+        if let existing, existing.transactionId != transaction.transactionId,
+            let backing = try await store.purchase(transactionId: existing.transactionId),
+            backing.purchaseDate > transaction.purchaseDate
+        {
+            return nil
+        }
+        var grant = EntitlementGrant(
+            entitlementId: entitlementId, productType: product.type.rawValue, state: .active,
+            since: transaction.originalPurchaseDate ?? transaction.purchaseDate, until: nil,
+            ownership: transaction.ownership,
+            appleSignedAt: evidence?.appleSignedAt(for: transaction) ?? transaction.purchaseDate,
+            reason: evidence?.reason)
+        switch product.type {
+        case .nonRenewing:
+            grant.stackSeconds = Int64(product.periodDays ?? 0) * 86_400
+        case .autoRenewable:
+            let standing = (evidence ?? SubscriptionEvidence(reason: ""))
+                .standing(expiresDate: transaction.expiresDate, ownership: transaction.ownership)
+            grant.state = standing.state
+            grant.until = standing.until
+            grant.autoRenew = standing.autoRenew
+            grant.autoRenewProductId = standing.autoRenewProductId
+        default:
+            break
+        }
+        return grant
+    }
+}

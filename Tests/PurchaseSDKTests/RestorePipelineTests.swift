@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import PurchaseSDK
+
+/// `restore()` against a scripted store and a canned server answer: what it reports, what
+/// it finishes, and a kill between the server's answer and the finish.
+@Suite struct RestorePipelineTests {
+    private static let levelpack = transaction("1001", "levelpack1")
+    private static let vip = transaction("1002", "vip.monthly")
+    private static let rejected = transaction("1003", "seasonpass")
+    private static let unsigned = StoreTransaction(
+        transactionId: "1004", productId: "levelpack2", appAccountToken: nil, signedTransaction: nil)
+
+    private static let answer = """
+        {"results": [
+           {"transactionId": "1001", "originalTransactionId": "1001", "productId": "levelpack1", "status": "restored"},
+           {"transactionId": "1002", "originalTransactionId": "1000", "productId": "vip.monthly",
+            "status": "already_owned"},
+           {"transactionId": "1003", "originalTransactionId": "1003", "status": "rejected",
+            "code": "environment_mismatch", "message": "not this environment"}],
+         "entitlements": [
+           {"entitlementId": "levelpack1", "productId": "levelpack1", "state": "active", "entitled": true,
+            "since": 1700000000000, "until": null, "ownership": "PURCHASED", "transactionId": "1001",
+            "originalTransactionId": "1001", "environment": "Sandbox"}]}
+        """
+
+    @Test func aRestoreReportsSignedTransactionsAndFinishesTheUnfinishedOnesTheServerHolds() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        transport.answer(200, Self.answer)
+        let pipeline = Self.pipeline(directory, store, transport)
+        try await pipeline.start()
+        store.set(
+            current: [Self.levelpack, Self.vip, Self.rejected, Self.unsigned],
+            unfinished: [Self.levelpack, Self.rejected])
+
+        let outcome = try await pipeline.restore()
+        let reported = try #require(transport.requests(to: "/v1/purchases/restore").first?.body)
+        let body = try JSONDecoder().decode([String: [String]].self, from: reported)
+        #expect(body == ["signedTransactions": ["jws-1001", "jws-1002", "jws-1003"]])
+        #expect(outcome.results.map(\.status) == [.restored, .alreadyOwned, .rejected])
+        #expect(outcome.results.map(\.productId) == ["levelpack1", "vip.monthly", "seasonpass"])
+        #expect(outcome.results.map(\.finishedByRestore) == [true, false, false])
+        #expect(outcome.results[2].code == "environment_mismatch")
+        #expect(store.finished == ["1001"], "a rejected transaction is left to the purchase path")
+        #expect(!outcome.entitlements.isCached && outcome.entitlements.entitledIds == ["levelpack1"])
+
+        let records = await pipeline.allRecords()
+        #expect(records.map(\.origin) == [.restore])
+        #expect(records.first?.state == .finished && records.first?.transactionFinished == true)
+        #expect(records.first?.delivery?.status == "restored")
+        transport.goOffline()
+        let offline = await pipeline.entitlements()
+        #expect(offline.isCached && offline.entitlements == outcome.entitlements.entitlements)
+        await pipeline.stop()
+    }
+
+    @Test func aKillBetweenTheServersAnswerAndTheFinishEndsFinishedAtTheNextStart() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        transport.answer(200, Self.answer)
+        let doomed = Self.pipeline(directory, store, transport, crashAt: .beforeFinish)
+        try await doomed.start()
+        store.set(current: [Self.levelpack, Self.vip, Self.rejected], unfinished: [Self.levelpack])
+        await #expect(throws: SimulatedCrash(at: .beforeFinish)) { try await doomed.restore() }
+        #expect(store.finished.isEmpty)
+        let journaled = try await FilePurchaseJournal(url: directory.appendingPathComponent("journal")).load()
+        #expect(journaled.records.map(\.state) == [.delivered])
+
+        transport.goOffline()
+        let revived = Self.pipeline(directory, store, transport)
+        try await revived.start()
+        await revived.waitUntilIdle()
+        #expect(store.finished == ["1001"])
+        let records = await revived.allRecords()
+        #expect(records.map(\.state) == [.finished] && records.map(\.origin) == [.restore])
+        await revived.stop()
+    }
+
+    @Test func aRestoreNeedsAPlayerAStoreAndAnAnsweringServer() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        let anonymous = Self.pipeline(directory, store, transport, player: nil)
+        try await anonymous.start()
+        await #expect(throws: PurchaseError.noPlayerSignedIn) { try await anonymous.restore() }
+        await anonymous.stop()
+
+        let pipeline = Self.pipeline(directory, store, transport)
+        try await pipeline.start()
+        store.setAvailable(false)
+        await #expect(throws: PurchaseError.storeUnavailable) { try await pipeline.restore() }
+
+        store.setAvailable(true)
+        store.set(current: [Self.vip], unfinished: [])
+        transport.answer(200, Self.answer)
+        await #expect(throws: ServerCallError.retryable(reason: "unreadable_answer")) { try await pipeline.restore() }
+        transport.answer(503, #"{"error": "unavailable", "message": "down"}"#)
+        await #expect(throws: ServerCallError.retryable(reason: "unavailable")) { try await pipeline.restore() }
+        #expect(
+            transport.requests(to: "/v1/purchases/restore").count == 2 * RetryPolicy().orderAttempts,
+            "an unreadable answer is retried too")
+
+        transport.answer(400, #"{"error": "invalid_request", "message": "bad"}"#)
+        await #expect(throws: ServerCallError.rejected(reason: "invalid_request", message: "bad")) {
+            try await pipeline.restore()
+        }
+        #expect(transport.requests(to: "/v1/purchases/restore").count == 2 * RetryPolicy().orderAttempts + 1)
+        await pipeline.stop()
+    }
+
+    @Test func aRestoreWithNothingToRestoreAnswersTheEntitlements() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        transport.answer(200, #"{"playerId": "rita", "asOf": 1, "entitlements": []}"#)
+        let pipeline = Self.pipeline(directory, store, transport)
+        try await pipeline.start()
+        store.set(current: [Self.unsigned], unfinished: [])
+        let outcome = try await pipeline.restore()
+        #expect(outcome.results.isEmpty)
+        #expect(!outcome.entitlements.isCached && outcome.entitlements.entitlements.isEmpty)
+        #expect(transport.requests(to: "/v1/purchases/restore").isEmpty)
+        #expect(transport.requests(to: "/v1/players/me/entitlements").count == 1)
+        await pipeline.stop()
+    }
+
+    private static func transaction(_ id: String, _ productId: String) -> StoreTransaction {
+        StoreTransaction(transactionId: id, productId: productId, appAccountToken: nil, signedTransaction: "jws-\(id)")
+    }
+
+    private static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString.prefix(8))")
+    }
+
+    private static func pipeline(
+        _ directory: URL, _ store: ScriptedStore, _ transport: CannedTransport, player: String? = "rita",
+        crashAt boundary: PipelineBoundary? = nil
+    ) -> PurchasePipeline {
+        let journal = directory.appendingPathComponent("journal")
+        let configuration = PipelineConfiguration(
+            store: store, journal: FilePurchaseJournal(url: journal),
+            server: PurchaseServerClient(baseURL: URL(string: "http://server.test")!, transport: transport),
+            tokens: { "token-\($0)" }, clock: ManualClock(Date(timeIntervalSince1970: 1_800_000_000)),
+            hooks: PipelineHooks { passed, _ in
+                if passed == boundary { throw SimulatedCrash(at: passed) }
+            },
+            entitlementCache: FileEntitlementCache(besideJournalAt: journal))
+        return PurchasePipeline(configuration: configuration, playerId: player)
+    }
+}
