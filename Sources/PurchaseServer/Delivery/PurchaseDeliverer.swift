@@ -167,9 +167,12 @@ struct PurchaseDeliverer: Sendable {
             if let player = claimant.reportingPlayer, player != holder.playerId {
                 throw DeliveryRefusal.belongsToOtherPlayer(transactionId: transactionId, orderId: nil)
             }
+            // The chain's first transaction fulfilled its order; a renewal fulfils none (it
+            // is no second charge for that order, which the flag `order_already_fulfilled`
+            // would say).
             var order: Order?
             if let token = transaction.appAccountToken, let tokenOrder = try await store.order(appAccountToken: token),
-                tokenOrder.playerId == holder.playerId
+                tokenOrder.playerId == holder.playerId, tokenOrder.fulfilledBy == nil
             {
                 order = tokenOrder
             }
