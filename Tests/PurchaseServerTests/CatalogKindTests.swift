@@ -26,6 +26,7 @@ struct CatalogKindTests {
             CatalogProduct(productId: "gem", type: .consumable, grants: ["gems": 1], entitlement: "gem"),
             CatalogProduct(productId: "pack", type: .nonConsumable),
             CatalogProduct(productId: "pass", type: .nonRenewing, entitlement: "pass", periodDays: 0),
+            CatalogProduct(productId: "forever", type: .nonRenewing, entitlement: "pass", periodDays: Int.max),
             CatalogProduct(productId: "sub", type: .autoRenewable, entitlement: "vip"),
             CatalogProduct(productId: "odd", type: "Mystery", grants: ["x": 1]),
             CatalogProduct(
@@ -37,7 +38,8 @@ struct CatalogKindTests {
             "product empty is a consumable: it must grant something",
             "product gem is a consumable: it unlocks no entitlement",
             "product pack is Non-Consumable: it must name the entitlement it unlocks",
-            "product pass is a non-renewing subscription: periodDays must be positive",
+            "product pass is a non-renewing subscription: periodDays must be 1 to 3650",
+            "product forever is a non-renewing subscription: periodDays must be 1 to 3650",
             "product sub is an auto-renewable subscription: it must name its subscriptionGroupIdentifier",
             "product odd has the unknown type Mystery",
             "product mixed is not a non-renewing subscription: it has no periodDays",

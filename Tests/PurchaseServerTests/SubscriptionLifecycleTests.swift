@@ -120,6 +120,27 @@ struct SubscriptionLifecycleTests {
         #expect(!expired.entitled)
     }
 
+    @Test(
+        "another game account that pays to resubscribe on the same Apple account gets the period and the chain",
+        arguments: StoreKind.allCases)
+    func resubscribeByAnotherPlayer(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind)
+        defer { Task { await fixture.shutdown() } }
+        let original = try await subscribe(fixture)
+        try await fixture.emulator.setAutoRenew(deviceId: "phone", originalTransactionId: original, enabled: false)
+        try await fixture.emulator.expireSubscription(originalTransactionId: original)
+        _ = try await vip(fixture, "the expiry") { $0.state == "expired" }
+
+        // Bob signs in on alice's phone (the same Apple account) and orders and pays.
+        let paid = try await fixture.buy("bob", "vip.monthly")
+        let payload = try fixture.decodedTransaction(try #require(paid.signedTransaction))
+        #expect(payload.originalTransactionId == original, "a resubscribe continues the chain")
+        try await fixture.eventually("bob holds vip") { try await fixture.entitlement("bob", "vip").entitled }
+        let held = try await fixture.entitlement("bob", "vip")
+        #expect(held.transactionId == payload.transactionId)
+        #expect(try await fixture.entitlements("alice").filter { $0.entitlementId == "vip" }.isEmpty)
+    }
+
     @Test("a voluntary cancel keeps the period; the expiry ends it", arguments: StoreKind.allCases)
     func voluntaryCancel(kind: StoreKind) async throws {
         let fixture = try await ServerFixture(kind)

@@ -191,8 +191,9 @@ extension LedgerWrites {
         changed.state = grant.state
         // A stacked period's end was fixed when it was bought.
         if grant.stackSeconds == nil { changed.until = grant.until?.ledgerNormalized }
-        changed.autoRenew = grant.autoRenew
-        changed.autoRenewProductId = grant.autoRenewProductId
+        // A grant without renewal info (a device's report) keeps the intent recorded.
+        changed.autoRenew = grant.autoRenew ?? existing.autoRenew
+        changed.autoRenewProductId = grant.autoRenewProductId ?? existing.autoRenewProductId
         return write(changed, over: existing, signedAt: signedAt, reason: reason, at: now).map { _ in () }
     }
 

@@ -33,6 +33,9 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
     /// How many days a non-renewing subscription lasts (required for one, positive).
     public var periodDays: Int?
 
+    /// The longest period a non-renewing subscription may last: ten years.
+    public static let maximumPeriodDays = 3_650
+
     /// Creates a product.
     public init(
         productId: String,
@@ -92,8 +95,9 @@ public struct CatalogProduct: Codable, Hashable, Sendable {
         default:
             problems.append("\(name) has the unknown type \(type.rawValue)")
         }
-        if type == .nonRenewing, (periodDays ?? 0) <= 0 {
-            problems.append("\(name) is a non-renewing subscription: periodDays must be positive")
+        if type == .nonRenewing, !(1...Self.maximumPeriodDays).contains(periodDays ?? 0) {
+            problems.append(
+                "\(name) is a non-renewing subscription: periodDays must be 1 to \(Self.maximumPeriodDays)")
         }
         if type != .nonRenewing, periodDays != nil {
             problems.append("\(name) is not a non-renewing subscription: it has no periodDays")

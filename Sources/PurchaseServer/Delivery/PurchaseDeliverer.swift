@@ -141,6 +141,17 @@ struct PurchaseDeliverer: Sendable {
                 transactionId: transactionId)
         }
         try checkClaim(on: result.purchase, by: claimant)
+        if let previous = binding.takesChainFrom, result.isFirstDelivery {
+            _ = try await store.transferEntitlement(
+                originalTransactionId: transaction.originalTransactionId, to: binding.playerId,
+                reason: "paid_by_player", actor: nil)
+            logger.notice(
+                "a chain moved to the player who paid its new period",
+                metadata: [
+                    "originalTransactionId": .string(transaction.originalTransactionId),
+                    "from": .string(previous), "to": .string(binding.playerId),
+                ])
+        }
         return result
     }
 
@@ -155,6 +166,9 @@ struct PurchaseDeliverer: Sendable {
         var playerId: String
         var order: Order?
         var flags: Set<String> = []
+        /// The chain's holder, when the transaction is another player's paid order in it:
+        /// the entitlement moves to ``playerId`` once delivered.
+        var takesChainFrom: String? = nil
     }
 
     /// Finds who receives the transaction: the holder of its chain's entitlement, if any,
@@ -164,18 +178,29 @@ struct PurchaseDeliverer: Sendable {
     ) async throws -> Binding {
         let transactionId = transaction.transactionId
         if let holder {
+            var order: Order?
+            if let token = transaction.appAccountToken, let tokenOrder = try await store.order(appAccountToken: token),
+                tokenOrder.fulfilledBy == nil
+            {
+                if tokenOrder.playerId != holder.playerId {
+                    // Another game account on the same Apple account ordered and paid this
+                    // period (a resubscribe): the goods are that player's, and the chain
+                    // follows them.
+                    if let player = claimant.reportingPlayer, player != tokenOrder.playerId {
+                        throw DeliveryRefusal.belongsToOtherPlayer(
+                            transactionId: transactionId, orderId: tokenOrder.orderId)
+                    }
+                    try checkProduct(transaction, matches: tokenOrder)
+                    return Binding(playerId: tokenOrder.playerId, order: tokenOrder, takesChainFrom: holder.playerId)
+                }
+                if tokenOrder.productId == transaction.productId { order = tokenOrder }
+            }
             if let player = claimant.reportingPlayer, player != holder.playerId {
                 throw DeliveryRefusal.belongsToOtherPlayer(transactionId: transactionId, orderId: nil)
             }
             // The chain's first transaction fulfilled its order; a renewal fulfils none (it
             // is no second charge for that order, which the flag `order_already_fulfilled`
             // would say).
-            var order: Order?
-            if let token = transaction.appAccountToken, let tokenOrder = try await store.order(appAccountToken: token),
-                tokenOrder.playerId == holder.playerId, tokenOrder.fulfilledBy == nil
-            {
-                order = tokenOrder
-            }
             return Binding(playerId: holder.playerId, order: order)
         }
         if let token = transaction.appAccountToken, let order = try await store.order(appAccountToken: token) {

@@ -57,6 +57,9 @@ struct SubscriptionEvidence: Sendable {
                 }
             }
         }
+        // Apple dates every auto-renewable period; one without an end entitles nobody (an
+        // end of nil would read as permanent).
+        if standing.until == nil { standing.state = .expired }
         return standing
     }
 

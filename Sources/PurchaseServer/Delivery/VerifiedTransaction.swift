@@ -77,5 +77,7 @@ struct VerifiedTransaction: Sendable, Hashable {
         originalPurchaseDate = inApp.originalPurchaseDateValue
         expiresDate = inApp.expiresDateValue
         signedDate = purchaseDate
+        ownership = inApp.inAppOwnershipType?.rawValue ?? InAppOwnershipType.purchased.rawValue
+        isUpgraded = inApp.isUpgraded?.boolValue == true
     }
 }

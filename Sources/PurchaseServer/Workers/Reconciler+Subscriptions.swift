@@ -43,8 +43,8 @@ extension Reconciler {
         }
     }
 
-    /// Delivers `item`'s transaction if it never was, then applies its status; whether the
-    /// entitlement changed.
+    /// Delivers `item`'s transaction if it never was (a refusal is recorded, not fatal),
+    /// then applies its status; whether the entitlement changed.
     private func bringInLine(_ item: LastTransactionsItem) async throws -> Bool {
         guard let signed = item.signedTransactionInfo,
             let transaction = VerifiedTransaction(try await intake.verifier.verifyTransaction(signed))
@@ -62,7 +62,8 @@ extension Reconciler {
                 changed = result.isFirstDelivery
                 try await intake.deliverer.finishAtApple(result.purchase, deliveredBy: .reconciler)
             } catch is DeliveryRefusal {
-                return false
+                // Refused (refunded or revoked, or claimed by no one yet): Apple's status
+                // still stands, and is applied below, so the chain leaves the lapsed list.
             }
         }
         let standing = evidence.standing(expiresDate: transaction.expiresDate, ownership: transaction.ownership)
