@@ -29,22 +29,41 @@ public actor AppStoreEmulator {
     /// The renewal clock, while it runs.
     var subscriptionClock: Task<Void, Never>?
 
+    /// The longest subscription or grace period a catalog may give: 10 years of 365.25 days.
+    static let longestPeriodSeconds: Int64 = 3_652 * 86_400 + 43_200
+
     /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
     /// on first use, and resumes delivering notifications that were not delivered.
     ///
     /// - Throws: ``EmulatorError`` `invalid_configuration` when the configuration's
-    ///   `timeScale` is not finite or is negative, or its `subscriptionTimeScale` is not
-    ///   finite and positive; the error of reading or creating the
+    ///   `timeScale` is not finite or is negative, its `subscriptionTimeScale` is not
+    ///   finite, positive and at most 1, or a product's `subscriptionPeriodSeconds` or
+    ///   `gracePeriodSeconds` is not positive or longer than 10 years; the error of reading or creating the
     ///   data directory's files.
     public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
         guard configuration.timeScale.isFinite, configuration.timeScale >= 0 else {
             throw EmulatorError(
                 "invalid_configuration", "timeScale must be finite and not negative, not \(configuration.timeScale)")
         }
-        guard configuration.subscriptionTimeScale.isFinite, configuration.subscriptionTimeScale > 0 else {
+        guard configuration.subscriptionTimeScale.isFinite, configuration.subscriptionTimeScale > 0,
+            configuration.subscriptionTimeScale <= 1
+        else {
             throw EmulatorError(
                 "invalid_configuration",
-                "subscriptionTimeScale must be finite and positive, not \(configuration.subscriptionTimeScale)")
+                "subscriptionTimeScale must be finite, positive and at most 1, not \(configuration.subscriptionTimeScale)"
+            )
+        }
+        for product in configuration.catalog.products {
+            for (name, seconds) in [
+                ("subscriptionPeriodSeconds", product.subscriptionPeriodSeconds),
+                ("gracePeriodSeconds", product.gracePeriodSeconds),
+            ] {
+                guard let seconds, !(1...Self.longestPeriodSeconds).contains(seconds) else { continue }
+                throw EmulatorError(
+                    "invalid_configuration",
+                    "\(product.productId)'s \(name) must be positive and at most 10 years "
+                        + "(\(Self.longestPeriodSeconds) s), not \(seconds)")
+            }
         }
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -147,6 +147,42 @@ import Testing
         #expect(verdict.violationCounts[.periodNotEntitled] == 3)
     }
 
+    @Test func aGapInTheMiddleOfTheHistoryIsCaught() {
+        // Three paid periods; the ledger entitled the first and the third only (the third's
+        // change, written later, does not cover the second).
+        let verdict = oracle.judge(
+            periods: [
+                period("m1", chain: "gap", start: -90, days: 30),
+                period("m2", chain: "gap", start: -60, days: 30),
+                period("m3", chain: "gap", start: -30, days: 30),
+            ],
+            apple: [apple("gap", "active", entitles: true, untilDays: 0.5)],
+            ledger: [row("gap", untilDays: 0.5)],
+            history: [
+                change("gap", untilDays: -60, atDays: -90),
+                change("gap", state: .expired, untilDays: -60, atDays: -60),
+                change("gap", untilDays: 0.5, atDays: -30),
+            ],
+            at: now.addingTimeInterval(-0.25 * day))
+        #expect(verdict.violations.map(\.kind) == [.periodNotEntitled])
+        #expect(verdict.violations.first?.detail.contains("period m2") == true)
+    }
+
+    @Test func theLedgerMayTakeUpToTheLagBoundToEntitleAPeriod() {
+        // The renewal's period starts on day -10; the ledger learns of it a day later.
+        let periods = [
+            period("l1", chain: "late", start: -40, days: 30), period("l2", chain: "late", start: -10, days: 30),
+        ]
+        let history = [change("late", untilDays: -10, atDays: -40), change("late", untilDays: 20, atDays: -9)]
+        func judge(lagDays: Double) -> EntitlementVerdict {
+            EntitlementOracle(lagBound: lagDays * day).judge(
+                periods: periods, apple: [apple("late", "active", entitles: true, untilDays: 20)],
+                ledger: [row("late", untilDays: 20)], history: history, at: now)
+        }
+        #expect(judge(lagDays: 1.5).holds, "\(judge(lagDays: 1.5).violations)")
+        #expect(judge(lagDays: 0.5).violations.map(\.kind) == [.periodNotEntitled])
+    }
+
     @Test func theLagIsTheTimeToTheFirstLedgerChangeThatReflectsApple() {
         let renewal = AppleChange(
             originalTransactionId: "c", playerId: "ann", action: "renew", at: now, expectedState: .active,

@@ -80,6 +80,90 @@ import Testing
         await revived.stop()
     }
 
+    private static let keptElsewhere = transaction("2001", "levelpack1")
+    private static let refusedElsewhere = transaction("2002", "levelpack2")
+    private static let transferred = transaction("2003", "vip.monthly")
+
+    private static let othersAnswer = """
+        {"results": [
+           {"transactionId": "2001", "originalTransactionId": "2001", "productId": "levelpack1",
+            "status": "kept_by_other_player"},
+           {"transactionId": "2002", "originalTransactionId": "2002", "productId": "levelpack2", "status": "refused",
+            "code": "restore_refused", "message": "another player holds it"},
+           {"transactionId": "2003", "originalTransactionId": "2003", "productId": "vip.monthly",
+            "status": "transferred"}],
+         "entitlements": []}
+        """
+
+    /// A second game account restores transactions another player keeps: they are finished
+    /// with the store, but never journaled or streamed as delivered to this player.
+    @Test func aTransactionAnotherPlayerKeepsIsFinishedButNeverDeliveredToTheRestoringPlayer() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        transport.answer(200, Self.othersAnswer)
+        let pipeline = Self.pipeline(directory, store, transport)
+        try await pipeline.start()
+        let all = [Self.keptElsewhere, Self.refusedElsewhere, Self.transferred]
+        store.set(current: all, unfinished: all)
+
+        let outcome = try await pipeline.restore()
+        #expect(outcome.results.map(\.status) == [.keptByOtherPlayer, .refused, .transferred])
+        #expect(outcome.results.map(\.finishedByRestore) == [true, true, true])
+        #expect(Set(store.finished) == ["2001", "2002", "2003"], "all end finished with the store")
+
+        let records = Dictionary(uniqueKeysWithValues: await pipeline.allRecords().map { ($0.transactionId ?? "", $0) })
+        #expect(records["2001"]?.state == .failed(reason: "kept_by_other_player"))
+        #expect(records["2002"]?.state == .failed(reason: "refused"))
+        #expect(records["2003"]?.state == .finished && records["2003"]?.delivery?.status == "transferred")
+        for id in ["2001", "2002"] {
+            #expect(records[id]?.origin == .restore && records[id]?.transactionFinished == true)
+            #expect(records[id]?.delivery == nil, "no delivery to this player")
+        }
+        await pipeline.stop()
+
+        var delivered: [String] = []
+        var failed: [String] = []
+        for await streamed in pipeline.outcomes {
+            switch streamed {
+            case .delivered(let record): delivered.append(record.transactionId ?? "")
+            case .failed(let record): failed.append(record.transactionId ?? "")
+            case .pending, .cancelled: Issue.record("unexpected \(streamed)")
+            }
+        }
+        #expect(delivered == ["2003"], "only the transferred one was delivered to this player")
+        #expect(failed.sorted() == ["2001", "2002"])
+    }
+
+    @Test func aKillBeforeFinishingATransactionAnotherPlayerKeepsNeverDeliversItAtTheNextStart() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        transport.answer(200, Self.othersAnswer)
+        let doomed = Self.pipeline(directory, store, transport, crashAt: .beforeFinish)
+        try await doomed.start()
+        store.set(
+            current: [Self.keptElsewhere, Self.refusedElsewhere, Self.transferred], unfinished: [Self.keptElsewhere])
+        await #expect(throws: SimulatedCrash(at: .beforeFinish)) { try await doomed.restore() }
+        #expect(store.finished.isEmpty)
+        let journaled = try await FilePurchaseJournal(url: directory.appendingPathComponent("journal")).load()
+        #expect(journaled.records.map(\.state) == [.failed(reason: "kept_by_other_player")])
+
+        transport.goOffline()
+        let revived = Self.pipeline(directory, store, transport)
+        try await revived.start()
+        await revived.waitUntilIdle()
+        #expect(store.finished == ["2001"])
+        let records = await revived.allRecords()
+        #expect(records.map(\.state) == [.failed(reason: "kept_by_other_player")])
+        #expect(records.map(\.transactionFinished) == [true] && records.map(\.origin) == [.restore])
+        await revived.stop()
+        var streamed: [PurchaseOutcome] = []
+        for await outcome in revived.outcomes { streamed.append(outcome) }
+        #expect(streamed.map(\.record.transactionId) == ["2001"])
+        #expect(streamed.allSatisfy { if case .failed = $0 { true } else { false } }, "never delivered")
+    }
+
     @Test func aRestoreNeedsAPlayerAStoreAndAnAnsweringServer() async throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -51,28 +51,45 @@ extension AppStoreEmulator {
     /// sends REVOKE, the signed transaction carrying `revocationType` `FAMILY_REVOKE`.
     ///
     /// Given a family member's FAMILY_SHARED transaction (``familyShare(originalTransactionId:memberDeviceId:)``),
-    /// the member loses it (a shared subscription stops following the purchaser's); any
-    /// other transaction of a shareable product is revoked as given.
+    /// the member loses it: for a shared subscription, any transaction of the member's
+    /// chain revokes that chain's latest transaction (the one REVOKE carries, and the one
+    /// returned) and ends the chain, which no longer follows the purchaser's. Any other
+    /// transaction of a shareable product is revoked as given.
     ///
     /// - Throws: ``EmulatorError`` `not_family_shareable` (409) for a consumable or a
     ///   non-renewing subscription, which Apple never shares; `already_refunded` or
-    ///   `already_revoked` (409) when it is refunded (in whole or in part) or revoked.
+    ///   `already_revoked` (409) when it (for a member's chain, the chain's latest
+    ///   transaction) is refunded (in whole or in part) or revoked.
     @discardableResult
     public func familyRevoke(transactionId: String) async throws -> EmulatedTransaction {
-        var transaction = try transaction(transactionId)
-        guard transaction.type == .nonConsumable || transaction.type == .autoRenewable else {
+        let given = try transaction(transactionId)
+        guard given.type == .nonConsumable || given.type == .autoRenewable else {
             throw EmulatorError(
                 "not_family_shareable",
-                "transaction \(transactionId) is a \(transaction.type.rawValue), which Family Sharing never shares",
+                "transaction \(transactionId) is a \(given.type.rawValue), which Family Sharing never shares",
                 status: 409)
         }
+        // A member's chain is revoked through its latest transaction, which its status and
+        // its following the purchaser's depend on.
+        var memberChain = state.subscriptions[given.originalTransactionId].flatMap {
+            $0.familySharedFrom != nil && given.familySharedFrom != nil ? $0 : nil
+        }
+        var transaction = try memberChain.map { try self.transaction($0.latestTransactionId) } ?? given
         try Self.checkNotRevoked(transaction, unlessPartlyRefunded: false)
         transaction.refundState = .revoked
         transaction.revocationDate = Int64(Date().timeIntervalSince1970 * 1000)
         transaction.revocationReason = .refundedForOtherReason
         transaction.revocationType = .familyRevoke
         transaction.revocationPercentage = nil
-        try await commitSending(transaction, .revoke)
+        if memberChain != nil {
+            memberChain?.ended = true
+            transaction.modifiedDate = transaction.revocationDate
+        }
+        if let memberChain {
+            try await commitSending(transaction, memberChain, .revoke)
+        } else {
+            try await commitSending(transaction, .revoke)
+        }
         return transaction
     }
 

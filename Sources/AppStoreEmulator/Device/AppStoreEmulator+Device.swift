@@ -179,7 +179,7 @@ extension AppStoreEmulator {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         // A subscription chain the Apple account already has in the group is resubscribed.
         let previous = try chainToResubscribe(deviceId: deviceId, product: product, environment: environment)
-        var transaction = mintTransaction(
+        var transaction = try mintTransaction(
             deviceId: deviceId, product: product, price: price, environment: environment, purchaseDate: now,
             originalTransactionId: previous?.originalTransactionId)
         transaction.quantity = quantity

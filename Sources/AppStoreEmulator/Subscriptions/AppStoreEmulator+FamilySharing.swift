@@ -45,8 +45,16 @@ extension AppStoreEmulator {
                 "same_apple_account", "\(memberDeviceId) is signed in to the purchaser's Apple account", status: 409)
         }
         let memberDevices = state.deviceIds(ofAccount: memberAccount)
-        let alreadyShared = state.transactions.values.contains {
-            $0.familySharedFrom == originalTransactionId && memberDevices.contains($0.deviceId) && !$0.isRevoked
+        // A member's subscription chain counts while it is still served (its latest
+        // transaction not revoked, the chain not ended); a non-consumable's copy while it
+        // is not revoked.
+        let alreadyShared: Bool
+        if let chain {
+            alreadyShared = familyChains(of: chain).contains { memberDevices.contains($0.deviceId) }
+        } else {
+            alreadyShared = state.transactions.values.contains {
+                $0.familySharedFrom == originalTransactionId && memberDevices.contains($0.deviceId) && !$0.isRevoked
+            }
         }
         guard !alreadyShared else {
             throw EmulatorError(
@@ -62,7 +70,7 @@ extension AppStoreEmulator {
             throw EmulatorError.unknownProduct(source.productId)
         }
         let environment = source.environment
-        var shared = mintTransaction(
+        var shared = try mintTransaction(
             deviceId: memberDeviceId, product: product, price: source.price, environment: environment,
             purchaseDate: source.purchaseDate, originalTransactionId: nil)
         shared.expiresDate = source.expiresDate

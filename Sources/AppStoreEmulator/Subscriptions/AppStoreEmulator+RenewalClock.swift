@@ -23,6 +23,10 @@ extension AppStoreEmulator {
     ///
     /// - Parameter limit: The most actions to take; what is left stays due for the next call
     ///   (a far `now` on a tiny time scale is then done in bounded steps).
+    /// A chain whose action fails (its renewal product is no longer in the catalog, the
+    /// journal cannot be written) is left as it is for this call, and the other chains
+    /// still move.
+    ///
     /// - Returns: How many actions it took.
     /// - Throws: ``EmulatorError`` `invalid_now` (400) for a time before 1970 or after 9999.
     @discardableResult
@@ -34,7 +38,13 @@ extension AppStoreEmulator {
         let nowMilliseconds = Int64(seconds * 1000)
         var actions = 0
         for id in state.subscriptionOrder {
-            while actions < limit, try await step(id, at: nowMilliseconds) { actions += 1 }
+            // A chain that cannot move (its renewal product left the catalog, a full disk)
+            // is skipped for this pass; the others still move.
+            do {
+                while actions < limit, try await step(id, at: nowMilliseconds) { actions += 1 }
+            } catch {
+                continue
+            }
         }
         return actions
     }
@@ -65,7 +75,7 @@ extension AppStoreEmulator {
                 try await recoverSubscription(id, at: now)
             } else if chain.billing == .gracePeriod, (chain.gracePeriodExpiresDate ?? 0) <= now {
                 try await expireGracePeriod(originalTransactionId: id)
-            } else if expiresDate + scaled(seconds: Self.billingRetrySeconds) <= now {
+            } else if try date(expiresDate, plusScaled: Self.billingRetrySeconds) <= now {
                 try await expireSubscription(originalTransactionId: id)
             } else {
                 return false

@@ -27,9 +27,24 @@ extension AppStoreEmulator {
     }
 
     /// `seconds` of subscription time in real milliseconds (scaled by
-    /// `subscriptionTimeScale`), at least 1.
+    /// `subscriptionTimeScale`), at least 1; the start refuses the periods and scales whose
+    /// milliseconds could not be represented, and anything longer saturates.
     func scaled(seconds: Int64) -> Int64 {
-        max(1, Int64((Double(seconds) * configuration.subscriptionTimeScale * 1000).rounded()))
+        let milliseconds = (Double(seconds) * configuration.subscriptionTimeScale * 1000).rounded()
+        guard milliseconds.isFinite, milliseconds < Double(Int64.max) else { return Int64.max }
+        return max(1, Int64(milliseconds))
+    }
+
+    /// `date` (ms since 1970) plus `seconds` of scaled subscription time.
+    ///
+    /// - Throws: ``EmulatorError`` `date_out_of_range` when the sum does not fit.
+    func date(_ date: Int64, plusScaled seconds: Int64) throws(EmulatorError) -> Int64 {
+        let (sum, overflow) = date.addingReportingOverflow(scaled(seconds: seconds))
+        guard !overflow else {
+            throw EmulatorError(
+                "date_out_of_range", "\(date) ms plus \(seconds) scaled seconds is past the last representable date")
+        }
+        return sum
     }
 
     /// A new `RENEWAL` transaction in `chain` for `product`, one period from
@@ -38,7 +53,7 @@ extension AppStoreEmulator {
     func nextTransaction(
         of chain: EmulatedSubscription, latest: EmulatedTransaction, product: EmulatorProduct, purchaseDate: Int64
     ) throws -> EmulatedTransaction {
-        var next = mintTransaction(
+        var next = try mintTransaction(
             deviceId: chain.deviceId, product: product, price: try product.price(quantity: 1),
             environment: chain.environment, purchaseDate: purchaseDate,
             originalTransactionId: chain.originalTransactionId)
@@ -54,7 +69,7 @@ extension AppStoreEmulator {
     func mintTransaction(
         deviceId: String, product: EmulatorProduct, price: Int64, environment: AppStoreEnvironment,
         purchaseDate: Int64, originalTransactionId: String?
-    ) -> EmulatedTransaction {
+    ) throws(EmulatorError) -> EmulatedTransaction {
         let number = state.transactions.count + 1
         let transactionId = (environment == .production ? "1" : "2") + String(format: "%015d", number)
         let isSubscription = product.type == .autoRenewable
@@ -68,7 +83,7 @@ extension AppStoreEmulator {
             appAccountToken: nil,
             environment: environment,
             purchaseDate: purchaseDate,
-            expiresDate: isSubscription ? purchaseDate + scaled(seconds: product.periodSeconds) : nil,
+            expiresDate: isSubscription ? try date(purchaseDate, plusScaled: product.periodSeconds) : nil,
             webOrderLineItemId: isSubscription ? "3" + String(format: "%015d", number) : nil,
             orderId: "MK" + String(number, radix: 36).uppercased().leftPadded(to: 8),
             price: price,

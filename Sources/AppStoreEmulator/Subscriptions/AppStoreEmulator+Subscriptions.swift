@@ -69,7 +69,7 @@ extension AppStoreEmulator {
                     "no_grace_period", "product \(chain.autoRenewProductId) has no grace period", status: 409)
             }
             chain.billing = .gracePeriod
-            chain.gracePeriodExpiresDate = (latest.expiresDate ?? 0) + scaled(seconds: grace)
+            chain.gracePeriodExpiresDate = try date(latest.expiresDate ?? 0, plusScaled: grace)
         } else {
             chain.billing = .billingRetry
         }
@@ -108,6 +108,7 @@ extension AppStoreEmulator {
 
     /// ``recoverSubscription(originalTransactionId:)`` at `now` (milliseconds since 1970),
     /// the renewal clock's time.
+    @discardableResult
     func recoverSubscription(_ originalTransactionId: String, at now: Int64) async throws -> EmulatedTransaction {
         var chain = try subscription(originalTransactionId)
         let latest = try transaction(chain.latestTransactionId)

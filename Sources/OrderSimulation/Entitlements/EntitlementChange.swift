@@ -48,12 +48,4 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
             playerId: playerId, originalTransactionId: originalTransactionId, productId: event.detail["productId"],
             state: state, until: until, at: event.createdAt)
     }
-
-    /// Whether the change entitles its player through `end` (`nil`: for good).
-    func entitles(through end: Date?) -> Bool {
-        guard state.entitles else { return false }
-        guard let until else { return true }
-        guard let end else { return false }
-        return until >= end
-    }
 }

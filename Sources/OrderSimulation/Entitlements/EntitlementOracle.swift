@@ -5,19 +5,24 @@ import Ledger
 /// chain, once the run has settled (after the reconciler's quiesce pass):
 ///
 /// - every chain Apple entitles at the end is held, and entitling, by the player who must
-///   hold it (the buyer, the family member it was shared with, or the player the restore
-///   policy transferred it to);
-/// - every paid period that still stands was, at some point of the ledger's history,
-///   entitled to one of its players through the period's end;
+///   hold it (the buyer, or the family member it was shared with);
+/// - every paid period that still stands was entitled to its holder, by the ledger's
+///   history replayed in time order, at every instant from the period's start plus
+///   ``lagBound`` to its end (less ``tolerance``); a period Apple gives no end, until now;
 /// - every entitlement the ledger calls entitling at the end is backed by a chain Apple
 ///   entitles too, and ends no later than Apple's expiry plus grace period.
 public struct EntitlementOracle: Sendable {
-    /// How far the ledger's `until` may pass Apple's (dates travel as milliseconds).
+    /// How far the ledger's `until` may pass Apple's (dates travel as milliseconds), and
+    /// how far before a period's end its entitlement may stop.
     public var tolerance: TimeInterval
+    /// How long after a period starts the ledger may take to entitle it: each standing
+    /// period must be entitled without a gap from its start plus this bound to its end.
+    public var lagBound: TimeInterval
 
     /// Creates an oracle.
-    public init(tolerance: TimeInterval = 1) {
+    public init(tolerance: TimeInterval = 1, lagBound: TimeInterval = 0) {
         self.tolerance = tolerance
+        self.lagBound = lagBound
     }
 
     /// Judges the ledger's entitlements (`ledger`, every row of every player of the run, and
@@ -76,23 +81,22 @@ public struct EntitlementOracle: Sendable {
                         detail: "Apple says \(apple.status), the ledger has no entitlement"))
             }
         }
+        let intervals = Self.entitledIntervals(changes.filter { holders.contains($0.playerId) })
         for period in periods.sorted(by: { $0.purchaseDate < $1.purchaseDate }) where period.standing {
             guard !holders.isEmpty else { continue }
-            let end = period.expiresDate ?? max(period.purchaseDate, now)
-            let entitled = changes.contains {
-                holders.contains($0.playerId)
-                    && (period.expiresDate == nil
-                        ? $0.state.entitles && ($0.until.map { $0 > end } ?? true)
-                        : $0.entitles(through: end.addingTimeInterval(-tolerance)))
-            }
-            if !entitled {
-                violations.append(
-                    EntitlementViolation(
-                        kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
-                        detail: "\(period.productId) period \(period.transactionId) "
-                            + "[\(period.purchaseDate.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-")) "
-                            + "never entitled to \(holders.joined(separator: " or ")) through its end"))
-            }
+            // A period Apple gives no end must be entitled until now (inclusive).
+            let end =
+                period.expiresDate?.addingTimeInterval(-tolerance)
+                ?? max(period.purchaseDate, now).addingTimeInterval(0.001)
+            let start = period.purchaseDate.addingTimeInterval(lagBound)
+            guard start < end, let gap = Self.firstGap(in: intervals, from: start, to: end) else { continue }
+            violations.append(
+                EntitlementViolation(
+                    kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                    detail: "\(period.productId) period \(period.transactionId) "
+                        + "[\(period.purchaseDate.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-")) "
+                        + "not entitled to \(holders.joined(separator: " or ")) at \(gap.ms) "
+                        + "(checked from \(start.ms), the period's start plus the \(lagBound) s lag bound)"))
         }
         return violations
     }
@@ -121,6 +125,35 @@ public struct EntitlementOracle: Sendable {
                 kind: .entitledPastApple, originalTransactionId: row.originalTransactionId, playerId: row.playerId,
                 detail: "\(row.productId): the ledger \(Self.describe(row)), Apple says \(apple.status)\(appleEnd)")
         ]
+    }
+
+    /// The spans the ledger's history entitled a chain's holders, as half-open
+    /// `[from, to)`: each change of a holder entitles from its `at` until that holder's next
+    /// change, while its state entitles and no later than its `until`.
+    static func entitledIntervals(_ changes: [EntitlementChange]) -> [(from: Date, to: Date)] {
+        var intervals: [(from: Date, to: Date)] = []
+        for (_, own) in Dictionary(grouping: changes, by: \.playerId) {
+            // Stable: changes written in the same millisecond keep their recorded order.
+            let ordered = own.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+                .map(\.element)
+            for (index, change) in ordered.enumerated() where change.state.entitles {
+                let next = index + 1 < ordered.count ? ordered[index + 1].at : Date.distantFuture
+                let to = min(next, change.until ?? .distantFuture)
+                if change.at < to { intervals.append((change.at, to)) }
+            }
+        }
+        return intervals.sorted { $0.from < $1.from }
+    }
+
+    /// The first instant of `[from, to)` no interval covers, or `nil` when they cover it all.
+    static func firstGap(in intervals: [(from: Date, to: Date)], from: Date, to: Date) -> Date? {
+        var covered = from
+        for interval in intervals where interval.to > covered {
+            if interval.from > covered { return covered }
+            covered = interval.to
+            if covered >= to { return nil }
+        }
+        return covered < to ? covered : nil
     }
 
     private static func describe(_ row: Entitlement) -> String {

@@ -18,9 +18,11 @@ public struct PaidPeriod: Codable, Hashable, Sendable {
     public var expiresDate: Date?
     /// Whether the period still stands at the end of the run: neither refunded nor revoked.
     public var standing: Bool
-    /// The players the ground truth entitles to it, in turn: the buyer (or the family
-    /// member it was shared with), then each player the restore policy transferred it
-    /// to. The last one must hold it at the end; empty when no known player bought it.
+    /// The players the ground truth entitles to it: only ever one, the buyer (the payer of
+    /// its `appAccountToken`) or the family member it was shared with; no restore transfer
+    /// is recorded, as the simulation runs the server's default policy (`keep_with_first`),
+    /// under which a restore never moves it. The last one must hold it at the end; empty
+    /// when no known player bought it.
     public var holders: [String]
     /// Apple's `inAppOwnershipType`: `PURCHASED` or `FAMILY_SHARED`.
     public var ownership: String

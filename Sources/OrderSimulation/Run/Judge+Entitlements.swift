@@ -53,21 +53,26 @@ extension Judge {
             rows += try await store.entitlements(playerId: player)
             history += try await store.timeline(playerId: player).compactMap(EntitlementChange.init)
         }
-        var verdict = EntitlementOracle().judge(
-            periods: periods, apple: apple, ledger: rows, history: history, at: now)
         let notifications = await stack.emulator.notifications()
+        let changes = notifications.compactMap { notification -> AppleChange? in
+            guard let transaction = notification.transactionId.flatMap({ transactions[$0] }),
+                let holder = holders[transaction.originalTransactionId]?.last
+            else { return nil }
+            return Self.change(
+                notification, transaction: transaction, holder: holder,
+                latest: Self.isLatest(transaction, at: notification.signedDate, among: transactions.values))
+        }
+        let lag = EntitlementLag.measure(changes: changes, history: history)
+        // Each period must be entitled from its start plus the run's longest measured lag
+        // (and a second for dates in milliseconds) to its end.
+        var verdict = EntitlementOracle(lagBound: lag.maximumSeconds + 1).judge(
+            periods: periods, apple: apple, ledger: rows, history: history, at: now)
         for index in verdict.violations.indices {
             verdict.violations[index].history = chainHistory(
                 of: verdict.violations[index].originalTransactionId, transactions: transactions,
                 notifications: notifications, ledger: history)
         }
-        let changes = notifications.compactMap { notification -> AppleChange? in
-            guard let transaction = notification.transactionId.flatMap({ transactions[$0] }),
-                let holder = holders[transaction.originalTransactionId]?.last
-            else { return nil }
-            return Self.change(notification, transaction: transaction, holder: holder)
-        }
-        return (verdict, EntitlementLag.measure(changes: changes, history: history))
+        return (verdict, lag)
     }
 
     /// Renewals Apple made, and how many of their notifications the notification faults
@@ -80,11 +85,24 @@ extension Judge {
         )
     }
 
+    /// Whether `transaction` is its chain's latest when Apple signed a notification about it
+    /// at `signedDate`: no other transaction of the chain was bought after it by then.
+    static func isLatest(
+        _ transaction: EmulatedTransaction, at signedDate: Int64, among transactions: some Sequence<EmulatedTransaction>
+    ) -> Bool {
+        !transactions.contains {
+            $0.originalTransactionId == transaction.originalTransactionId
+                && $0.transactionId != transaction.transactionId
+                && $0.purchaseDate > transaction.purchaseDate && $0.purchaseDate <= signedDate
+        }
+    }
+
     /// The change Apple made with `notification`, and the state it should bring the
     /// ledger's entitlement to; `nil` for a notification that changes no state (renewal
-    /// preferences, a refund of an earlier period).
-    private static func change(
-        _ notification: EmulatedNotification, transaction: EmulatedTransaction, holder: String
+    /// preferences, a refund of an earlier period). A REFUND of the chain's `latest`
+    /// transaction brings it to `refunded`.
+    static func change(
+        _ notification: EmulatedNotification, transaction: EmulatedTransaction, holder: String, latest: Bool
     ) -> AppleChange? {
         let subtype = notification.subtype
         let state: EntitlementState
@@ -100,6 +118,7 @@ extension Judge {
         case .gracePeriodExpired: state = .billingRetry
         case .expired: state = .expired
         case .revoke: state = .revoked
+        case .refund where latest: state = .refunded
         default: return nil
         }
         let subtypeName = subtype.map { "/\($0.rawValue)" } ?? ""

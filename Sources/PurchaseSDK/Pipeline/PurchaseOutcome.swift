@@ -7,7 +7,10 @@ public enum PurchaseOutcome: Hashable, Sendable {
     case pending(PurchaseRecord)
     /// Nothing was charged.
     case cancelled(PurchaseRecord)
-    /// Refused for good, for the record's ``PurchaseState/failed(reason:)`` reason.
+    /// Refused for good, for the record's ``PurchaseState/failed(reason:)`` reason. Also a
+    /// restored transaction another player keeps (origin ``PurchaseRecord/Origin/restore``,
+    /// reason `kept_by_other_player` or `refused`): finished with the store, nothing
+    /// delivered to this record's player.
     case failed(PurchaseRecord)
 
     /// The order concerned.

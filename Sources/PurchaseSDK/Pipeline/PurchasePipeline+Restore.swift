@@ -10,9 +10,16 @@ extension PurchasePipeline {
     ///
     /// A restore is idempotent on the server, so calling it again is the recovery from any
     /// failure, and it journals only what a crash would otherwise leave behind: a
-    /// transaction it is about to finish is journaled ``PurchaseState/delivered`` (origin
-    /// ``PurchaseRecord/Origin/restore``) before the finish, and the next ``start()``
-    /// finishes it. Killed before that write, the transaction is still unfinished at the
+    /// transaction it is about to finish is journaled (origin ``PurchaseRecord/Origin/restore``)
+    /// before the finish, and the next ``start()`` finishes it. One the server delivered to
+    /// this player (``RestoreStatus/isDeliveredToPlayer``) is journaled
+    /// ``PurchaseState/delivered`` and ends ``PurchaseOutcome/delivered(_:)`` on ``outcomes``.
+    /// One another player keeps (``RestoreStatus/keptByOtherPlayer``, ``RestoreStatus/refused``)
+    /// is journaled ``PurchaseState/failed(reason:)`` with the status's raw value as the
+    /// reason (`kept_by_other_player`, `refused`), carries no ``PurchaseRecord/delivery``,
+    /// and ends ``PurchaseOutcome/failed(_:)``: finished with the store, but never reported
+    /// as delivered to the restoring player, who received nothing.
+    /// Killed before that write, the transaction is still unfinished at the
     /// next start, which reports it like any unknown transaction. Unsigned transactions
     /// (StoreKit 1) cannot be restored this way and are left out. An unfinished
     /// transaction an order of the journal already owns is left to that order.
@@ -104,8 +111,9 @@ extension PurchasePipeline {
     }
 
     /// Finishes the restored transactions the store still lists as unfinished, the server
-    /// holds delivered, and no order of the journal owns: each is journaled `delivered`
-    /// first, then finished by its own worker (the path a restarted pipeline resumes).
+    /// holds delivered, and no order of the journal owns: each is journaled first
+    /// (`delivered` when delivered to this player, `failed` when another player keeps it),
+    /// then finished by its own worker (the path a restarted pipeline resumes).
     private func finishRestored(
         _ results: inout [RestoredTransaction], from transactions: [StoreTransaction], of playerId: String
     ) async throws {
@@ -123,8 +131,12 @@ extension PurchasePipeline {
         }
     }
 
-    /// Journals a restored transaction as delivered to `playerId`, unless an order of the
-    /// journal owns it or the purchase path is taking it in now; returns the record's id.
+    /// Journals a restored transaction, unless an order of the journal owns it or the
+    /// purchase path is taking it in now; returns the record's id. Delivered to `playerId`
+    /// (``RestoreStatus/isDeliveredToPlayer``): state `delivered` with the server's status
+    /// as its delivery. Held by another player: state `failed(reason:)` with the status as
+    /// the reason and no delivery, so neither the journal nor ``outcomes`` ever says this
+    /// player received it.
     private func adoptRestored(_ transaction: StoreTransaction, _ result: RestoredTransaction, of playerId: String)
         async throws -> String?
     {
@@ -132,16 +144,21 @@ extension PurchasePipeline {
             transactionsBeingAccepted.insert(transaction.transactionId).inserted
         else { return nil }
         defer { transactionsBeingAccepted.remove(transaction.transactionId) }
+        let delivered = result.status.isDeliveredToPlayer
         var record = PurchaseRecord(
-            playerId: playerId, productId: transaction.productId, origin: .restore, state: .delivered,
-            now: configuration.clock.now)
+            playerId: playerId, productId: transaction.productId, origin: .restore,
+            state: delivered ? .delivered : .failed(reason: result.status.rawValue), now: configuration.clock.now)
         record.bind(transaction)
-        record.delivery = ServerDelivery(
-            status: result.status.rawValue, transactionId: transaction.transactionId, orderId: nil, grants: [:],
-            balances: [:], flags: [])
+        if delivered {
+            record.delivery = ServerDelivery(
+                status: result.status.rawValue, transactionId: transaction.transactionId, orderId: nil, grants: [:],
+                balances: [:], flags: [])
+        }
         try await pass(.afterServerCall, record)
         try await persist(record)
-        await log("restored_transaction_journaled", record, attributes: ["status": result.status.rawValue])
+        await log(
+            "restored_transaction_journaled", record,
+            attributes: ["status": result.status.rawValue, "state": record.state.name])
         return record.id
     }
 }

@@ -13,7 +13,9 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
         /// device): delivered to the player signed in when it appeared.
         case store
         /// ``PurchasePipeline/restore()`` reported a transaction the store still listed as
-        /// unfinished and no order knew; the record carries it to its finish.
+        /// unfinished and no order knew; the record carries it to its finish: `delivered`
+        /// then `finished` when the server delivered it to this player, `failed` (reason
+        /// `kept_by_other_player` or `refused`) when another player keeps it.
         case restore
     }
 

@@ -16,7 +16,9 @@ public enum PurchaseState: Codable, Hashable, Sendable {
     /// Waiting for Ask to Buy or the bank; stays so across launches until the store decides.
     case pending
     /// Refused for good: the order could not be created, or the server rejected the
-    /// transaction (recorded there) and the transaction was finished.
+    /// transaction (recorded there) and the transaction was finished. A restore journals a
+    /// transaction another player keeps this way too (reason `kept_by_other_player` or
+    /// `refused`), so it is finished without counting as delivered to this player.
     case failed(reason: String)
     /// Nothing was charged: the customer cancelled, or the app died before paying.
     case cancelled

@@ -27,8 +27,18 @@ public struct RestoreStatus: RawRepresentable, Codable, Hashable, Sendable {
     /// Whether the server holds the transaction as delivered, to this player or to the one
     /// it stays with, so the store may stop listing it: restored, already owned,
     /// transferred, kept by another player, or refused by the policy. Other verdicts leave an
-    /// unfinished transaction to the purchase path, which reports it like a purchase.
+    /// unfinished transaction to the purchase path, which reports it like a purchase. Not
+    /// the same as delivered to this player: see ``isDeliveredToPlayer``.
     public var isDeliveredOnServer: Bool {
         [.restored, .alreadyOwned, .transferred, .keptByOtherPlayer, .refused].contains(self)
+    }
+
+    /// Whether the restoring player holds the transaction's goods now: restored, already
+    /// owned, or transferred. Only these count as delivered to this player; a transaction
+    /// another player keeps (kept by another player, refused) is finished by
+    /// ``PurchasePipeline/restore()`` as ``PurchaseState/failed(reason:)`` with the status
+    /// as the reason, never as delivered.
+    public var isDeliveredToPlayer: Bool {
+        [.restored, .alreadyOwned, .transferred].contains(self)
     }
 }
