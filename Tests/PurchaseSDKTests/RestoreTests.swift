@@ -7,7 +7,7 @@ import Testing
 /// `restore()` end to end, on the emulator and the purchase server: a second phone of the
 /// same Apple account, a second game account, a consumable, and a kill between the
 /// server's answer and the finish.
-@Suite(.timeLimit(.minutes(1))) struct RestoreTests {
+@Suite(.timeLimit(.minutes(3))) struct RestoreTests {
     /// A store that keeps its transaction updates from the app, so a transaction that
     /// turns up after `start()` reaches the pipeline only through `restore()`.
     private static func quiet(_ store: EmulatorStoreClient) -> any StoreClient {

@@ -75,7 +75,10 @@ import Testing
             try await pipeline.start()
             let outcome = try await pipeline.purchase(productId: "coins100")
             try await expectDeliveredOnce(outcome, to: "finn", in: fixture)
-            #expect(outcome.record.attempts == 3)
+            #expect(await fixture.faults.injected == 3, "the stall and both lost answers were met")
+            // At least one attempt per fault; a loaded machine may time out one more of the
+            // 0.5 s requests, which is retried like the others.
+            #expect(outcome.record.attempts >= 3)
             #expect(outcome.record.delivery?.status == "already_delivered", "a lost answer had delivered")
             await pipeline.stop()
         }

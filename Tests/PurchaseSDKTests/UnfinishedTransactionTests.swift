@@ -8,7 +8,7 @@ import Testing
 /// (DID_RENEW) on the subscriber's, a FAMILY_SHARED one on a family member's. With Apple's
 /// notifications off, only the phone's report can deliver them: the pipeline reports and
 /// finishes them like purchases.
-@Suite(.timeLimit(.minutes(1))) struct UnfinishedTransactionTests {
+@Suite(.timeLimit(.minutes(3))) struct UnfinishedTransactionTests {
     @Test func aRenewalWhileTheGameRunsIsReportedAndFinished() async throws {
         try await withFixture { fixture in
             let (pipeline, _) = await fixture.pipeline(player: "rene", device: "rene-phone")
