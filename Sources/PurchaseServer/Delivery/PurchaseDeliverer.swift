@@ -108,7 +108,11 @@ struct PurchaseDeliverer: Sendable {
             return .alreadyDelivered(existing)
         }
 
-        let existing = try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
+        // Only a product that unlocks an entitlement has a chain holder: a consumable's
+        // delivery (the hot path) reads nothing more than before.
+        let existing =
+            product.entitlement == nil
+            ? nil : try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
         let binding = try await bind(transaction, claimant: claimant, holder: existing)
         var flags = binding.flags
         if deploymentEnvironment == .production, transaction.environment != .production {
