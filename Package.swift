@@ -240,6 +240,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreEmulatorTests",
             dependencies: [
+                "EmulatorTestSupport",
                 "AppStoreEmulator", "TestProcesses",
                 "AppStoreAPI",
                 "AppStoreModel",
@@ -252,6 +253,9 @@ let package = Package(
             ]
         ),
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
+        .target(
+            name: "EmulatorTestSupport", dependencies: ["AppStoreEmulator", "AppStoreSigning"],
+            path: "Tests/EmulatorTestSupport"),
         .target(name: "LedgerTestSupport", dependencies: ["Ledger", "TestProcesses"], path: "Tests/LedgerTestSupport"),
         .testTarget(
             name: "LedgerTests",
@@ -263,6 +267,7 @@ let package = Package(
         .testTarget(
             name: "PurchaseServerTests",
             dependencies: [
+                "EmulatorTestSupport",
                 "PurchaseServer",
                 "HTTPRouting",
                 "StoreKeeperDev",
@@ -284,6 +289,7 @@ let package = Package(
         .testTarget(
             name: "SupportConsoleTests",
             dependencies: [
+                "EmulatorTestSupport",
                 "SupportConsole",
                 "PurchaseServer",
                 "StoreKeeperDev",
@@ -301,6 +307,7 @@ let package = Package(
         .testTarget(
             name: "PurchaseSDKTests",
             dependencies: [
+                "EmulatorTestSupport",
                 "PurchaseSDK",
                 "HTTPRouting",
                 "PurchaseSDKEmulator",

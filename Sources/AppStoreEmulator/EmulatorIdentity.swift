@@ -18,12 +18,16 @@ public struct EmulatorIdentity: Sendable {
     /// whose chain keeps its bytes and so cannot be answered for.
     public let jwsIntermediateKey: P256.Signing.PrivateKey?
 
+    /// The file in the data directory that holds the receipt chain (certificates and the
+    /// leaf's key, PEM); a directory may be given one before the first start.
+    public static let receiptChainFileName = "receipt-chain.pem"
+
     /// Loads the identity from `directory`, creating what is missing.
     static func loadOrCreate(in directory: URL, bundleId: String) throws -> EmulatorIdentity {
         let (jwsChain, jwsIntermediateKey) = try jwsChain(
             file: directory.appendingPathComponent("jws-chain.pem"),
             keyFile: directory.appendingPathComponent("jws-intermediate-key.pem"))
-        let receiptChain = try chain(.rsa2048, file: directory.appendingPathComponent("receipt-chain.pem"))
+        let receiptChain = try chain(.rsa2048, file: directory.appendingPathComponent(receiptChainFileName))
         let keyFile = directory.appendingPathComponent("server-api-key.json")
         let apiKey: AppStoreServerAPIKey
         if let data = FileManager.default.contents(atPath: keyFile.path) {

@@ -1,6 +1,7 @@
 import AppStoreAPI
 import AppStoreEmulator
 import AppStoreModel
+import EmulatorTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -11,12 +12,22 @@ struct EmulatorFixture {
     let directory: URL
     let emulator: AppStoreEmulator
 
+    /// An emulator on `directory` (a fresh one by default). Its receipt chain is the one
+    /// ``TestEmulatorDirectory`` shares, unless `ownReceiptChain` asks for a chain of its
+    /// own (an emulator that stands for another CA).
     init(
         timeScale: Double = 0.00001, sharedSecret: String? = nil, directory: URL? = nil,
-        catalog: EmulatorCatalog = .sample, subscriptionTimeScale: Double = 1
+        catalog: EmulatorCatalog = .sample, subscriptionTimeScale: Double = 1, ownReceiptChain: Bool = false
     ) async throws {
-        self.directory =
-            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)")
+        if let directory {
+            self.directory = directory
+            try TestEmulatorDirectory.provide(directory)
+        } else if ownReceiptChain {
+            self.directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "emulator-\(UUID().uuidString)")
+        } else {
+            self.directory = try TestEmulatorDirectory.make("emulator")
+        }
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: self.directory,

@@ -1,5 +1,6 @@
 import AppStoreEmulator
 import AppStoreModel
+import EmulatorTestSupport
 import Foundation
 import Testing
 
@@ -75,7 +76,7 @@ struct RenewalClockTests {
     }
 
     @Test func theClockRunsByItselfOnATinyScale() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)")
+        let directory = try TestEmulatorDirectory.make("emulator")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (bodies, delivered) = AsyncStream.makeStream(of: Data.self)
         // A 30-day month in 0.3 s: the clock ticks every 50 ms and renews by itself.

@@ -55,7 +55,7 @@ struct SubscriptionRobustnessTests {
         var probe = SubscriptionProbe(emulator)
         _ = try await probe.next()
         let end = try #require(
-            try await emulator.ledger().first { $0.transactionId == vip }?.expiresDate)
+            await emulator.ledger().first { $0.transactionId == vip }?.expiresDate)
         let now = Date(timeIntervalSince1970: Double(end + 60_000) / 1000)
         #expect(try await emulator.processDueSubscriptions(now: now) == 1)
         let renewed = try await probe.only()

@@ -1,6 +1,7 @@
 import AppStoreEmulator
 import AppStoreModel
 import AppStoreVerification
+import EmulatorTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -9,7 +10,7 @@ import Testing
 /// Request a Test Notification and Get Test Notification Status over HTTP.
 struct TestNotificationTests {
     @Test func theStatusShowsTheTestNotificationAndItsAttempts() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)")
+        let directory = try TestEmulatorDirectory.make("emulator")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = HeldTransport()
         let emulator = try await AppStoreEmulator(

@@ -1,4 +1,5 @@
 import AppStoreModel
+import EmulatorTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct UnrepresentableInputTests {
     private static func emulator(_ configure: (inout EmulatorConfiguration) -> Void = { _ in }) async throws
         -> (AppStoreEmulator, URL)
     {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString)")
+        let directory = try TestEmulatorDirectory.make("emulator")
         var configuration = EmulatorConfiguration(
             dataDirectory: directory,
             catalog: EmulatorCatalog(products: [

@@ -42,7 +42,7 @@ struct VerifyReceiptTests {
             await emulator.verifyReceipt(request(sandboxReceipt, password: "s3cret"), at: .sandbox).status == .valid)
 
         // A receipt signed by someone else's CA: 21003.
-        let stranger = try await EmulatorFixture()
+        let stranger = try await EmulatorFixture(ownReceiptChain: true)
         defer { stranger.remove() }
         let forged = try #require(
             try await stranger.emulator.purchase(deviceId: "x", PurchaseRequest(productId: "coins100")).appReceipt

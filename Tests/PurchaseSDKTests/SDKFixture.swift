@@ -1,4 +1,5 @@
 import AppStoreEmulator
+import EmulatorTestSupport
 import Foundation
 import Hummingbird
 import Ledger
@@ -23,6 +24,7 @@ final class SDKFixture: Sendable {
     init(notifications: Bool = false) async throws {
         database = try await StoreKind.sqlite.makeDatabase()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString.prefix(8))")
+        try TestEmulatorDirectory.provide(directory.appendingPathComponent("emulator"))
         var logger = Logger(label: "sdk-test")
         logger.logLevel = .critical
         var configuration = DevStackConfiguration.development

@@ -82,6 +82,31 @@ struct FinishAtAppleTests {
         #expect(try await fixture.wallet("alice") == ["coins": 100])
     }
 
+    @Test("a StoreKit 1 receipt reported after the app finished its delivered consumable: already delivered")
+    func receiptAfterTheAppsFinish() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false) { $0.finishTransactionsAtApple = false }
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let paid = try await fixture.pay(token: order.appAccountToken)
+        let transactionId = try #require(paid.transactionId)
+        let first = try await fixture.report("alice", signedTransaction: try #require(paid.signedTransaction))
+        #expect(try first.decode(PurchaseReply.self).status == "delivered")
+        // The app finishes it; the server never did, so no finished_at_apple record exists.
+        try await fixture.emulator.finishTransaction(deviceId: "phone", transactionId: transactionId)
+        let receipt = try await fixture.emulator.receipt(deviceId: "phone")
+        let body = ["receipt": receipt, "transactionId": transactionId, "orderId": order.orderId]
+
+        let reply = try await fixture.send(.post, "/v1/purchases", credential: fixture.token("alice"), json: body)
+        #expect(reply.status == 200)
+        #expect(try reply.decode(PurchaseReply.self).status == "already_delivered")
+        let other = try await fixture.send(
+            .post, "/v1/purchases", credential: fixture.token("mallory"),
+            json: ["receipt": receipt, "transactionId": transactionId])
+        #expect(other.status == 422 && other.code == "transaction_not_in_receipt")
+        #expect(try await !fixture.store.events(transactionId: transactionId).contains { $0.type == .finishedAtApple })
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
     @Test("with finishing turned off the transaction stays unfinished on the device")
     func turnedOff() async throws {
         let fixture = try await ServerFixture(.sqlite) { $0.finishTransactionsAtApple = false }

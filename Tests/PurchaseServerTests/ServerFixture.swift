@@ -1,6 +1,7 @@
 import AppStoreEmulator
 import AppStoreModel
 import AsyncHTTPClient
+import EmulatorTestSupport
 import Foundation
 import Ledger
 import LedgerTestSupport
@@ -34,8 +35,7 @@ final class ServerFixture: Sendable {
     ) async throws {
         self.kind = kind
         database = try await kind.makeDatabase()
-        emulatorDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("server-emulator-\(UUID().uuidString.prefix(8))")
+        emulatorDirectory = try TestEmulatorDirectory.make("server-emulator")
         var configuration = ServerConfiguration(
             deploymentEnvironment: .sandbox,
             allowedEnvironments: [.sandbox, .production],

@@ -36,8 +36,10 @@ struct CommandLineRunner {
         resources.appendingPathComponent(path).path
     }
 
-    /// Runs `storekeeper arguments…`, feeding `input` to standard input.
-    static func run(_ arguments: [String], input: Data = Data()) throws -> Output {
+    /// Runs `storekeeper arguments…`, feeding `input` to standard input. The pipes are
+    /// written and read, and the process waited for, on a thread of its own, so a long
+    /// command never holds one of the few cooperative threads the other tests run on.
+    static func run(_ arguments: [String], input: Data = Data()) async throws -> Output {
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
@@ -49,14 +51,18 @@ struct CommandLineRunner {
         try stdin.fileHandleForReading.close()
         try stdout.fileHandleForWriting.close()
         try stderr.fileHandleForWriting.close()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        return Output(
-            status: child.waitBlocking().shellStatus,
-            stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self)
-        )
+        return await withCheckedContinuation { continuation in
+            Thread {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+                let out = stdout.fileHandleForReading.readDataToEndOfFile()
+                let err = stderr.fileHandleForReading.readDataToEndOfFile()
+                continuation.resume(
+                    returning: Output(
+                        status: child.waitBlocking().shellStatus,
+                        stdout: String(decoding: out, as: UTF8.self),
+                        stderr: String(decoding: err, as: UTF8.self)))
+            }.start()
+        }
     }
 }

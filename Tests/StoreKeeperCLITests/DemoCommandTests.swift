@@ -1,8 +1,8 @@
 import Testing
 
 @Suite struct DemoCommandTests {
-    @Test func theDemoDeliversExactlyOnce() throws {
-        let output = try CommandLineRunner.run(["demo", "--outage", "1"])
+    @Test func theDemoDeliversExactlyOnce() async throws {
+        let output = try await CommandLineRunner.run(["demo", "--outage", "1"])
         #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stdout.contains("the app is killed"))
         #expect(output.stdout.contains("delivered exactly once"))

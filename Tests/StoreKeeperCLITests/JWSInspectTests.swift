@@ -5,9 +5,9 @@ import Testing
 
 /// `storekeeper jws inspect`: the contract other tools rely on.
 struct JWSInspectTests {
-    @Test func payloadIsPrintedExactlyAsSigned() throws {
+    @Test func payloadIsPrintedExactlyAsSigned() async throws {
         let path = CommandLineRunner.resource("jws/QysmatApp-transaction-1.jws")
-        let output = try CommandLineRunner.run(["jws", "inspect", path, "--json"])
+        let output = try await CommandLineRunner.run(["jws", "inspect", path, "--json"])
         #expect(output.status == 0, "\(output.stdout)")
         let json = try output.json()
         #expect(json["verified"] as? Bool == true)
@@ -22,15 +22,15 @@ struct JWSInspectTests {
         #expect(payload["signedDate"] as? Int64 == 1_679_899_657_454)
     }
 
-    @Test func surroundingWhitespaceAndStandardInput() throws {
+    @Test func surroundingWhitespaceAndStandardInput() async throws {
         let jws = try String(contentsOfFile: CommandLineRunner.resource("jws/go-iap-renewal-1.jws"), encoding: .utf8)
-        let output = try CommandLineRunner.run(["jws", "inspect", "-"], input: Data("\n  \(jws)  \n\n".utf8))
+        let output = try await CommandLineRunner.run(["jws", "inspect", "-"], input: Data("\n  \(jws)  \n\n".utf8))
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix("VERIFIED JWS"))
         #expect(output.stdout.contains("co.ringalarm.swtich.quarterly2"))
     }
 
-    @Test func nestedSignedDataIsVerifiedAndDecoded() throws {
+    @Test func nestedSignedDataIsVerifiedAndDecoded() async throws {
         let chain = try SigningChain.generate(.es256)
         let signer = try JWSSigner(chain: chain)
         let transaction = try signer.sign(
@@ -60,7 +60,7 @@ struct JWSInspectTests {
         let root = folder.appendingPathComponent("root.der")
         try Data(chain.rootCertificateDER).write(to: root)
 
-        let output = try CommandLineRunner.run(
+        let output = try await CommandLineRunner.run(
             ["jws", "inspect", "-", "--root", root.path, "--json"], input: Data(notification.utf8))
         #expect(output.status == 0, "\(output.stdout)")
         let json = try output.json()
@@ -72,15 +72,15 @@ struct JWSInspectTests {
         let nestedTransaction = try #require(nested["signedTransactionInfo"] as? [String: Any])
         #expect(nestedTransaction["transactionId"] as? String == "1000000000000001")
 
-        let withAppleRoots = try CommandLineRunner.run(
+        let withAppleRoots = try await CommandLineRunner.run(
             ["jws", "inspect", "-", "--json"], input: Data(notification.utf8))
         #expect(withAppleRoots.status == 1)
         #expect(try withAppleRoots.json()["reason"] as? String == "chain_untrusted")
     }
 
-    @Test func malformedInputIsRejectedNotCrashed() throws {
+    @Test func malformedInputIsRejectedNotCrashed() async throws {
         for input in ["", "a.b", "....", "eyJhbGciOiJub25lIn0.e30.", String(repeating: "A", count: 300_000)] {
-            let output = try CommandLineRunner.run(["jws", "inspect", "-", "--json"], input: Data(input.utf8))
+            let output = try await CommandLineRunner.run(["jws", "inspect", "-", "--json"], input: Data(input.utf8))
             #expect(output.status == 1, "input \(input.prefix(20)) gave \(output.status): \(output.stderr)")
             #expect((try? output.json())?["verified"] as? Bool == false)
         }

@@ -3,8 +3,8 @@ import Testing
 
 /// `storekeeper loadtest` as a process, against a `storekeeper serve --dev` child process.
 struct LoadTestCommandTests {
-    @Test func helpNamesTheOptions() throws {
-        let output = try CommandLineRunner.run(["loadtest", "--help"])
+    @Test func helpNamesTheOptions() async throws {
+        let output = try await CommandLineRunner.run(["loadtest", "--help"])
         #expect(output.status == 0)
         for option in [
             "--url", "--concurrency", "--seconds", "--player-secret", "--product", "--players", "--prepared",
@@ -14,10 +14,10 @@ struct LoadTestCommandTests {
         }
     }
 
-    @Test func rejectsPreparedWithOrdersOnly() throws {
-        let output = try CommandLineRunner.run(["loadtest", "--prepared", "10", "--orders-only"])
+    @Test func rejectsPreparedWithOrdersOnly() async throws {
+        let output = try await CommandLineRunner.run(["loadtest", "--prepared", "10", "--orders-only"])
         #expect(output.status != 0)
-        let zero = try CommandLineRunner.run(["loadtest", "--prepared", "0"])
+        let zero = try await CommandLineRunner.run(["loadtest", "--prepared", "0"])
         #expect(zero.status != 0)
     }
 
@@ -28,7 +28,7 @@ struct LoadTestCommandTests {
             try? FileManager.default.removeItem(at: folder)
         }
 
-        let output = try CommandLineRunner.run([
+        let output = try await CommandLineRunner.run([
             "loadtest", "--url", "http://127.0.0.1:\(port)", "--concurrency", "2", "--seconds", "2", "--json",
         ])
         #expect(output.status == 0, "stderr: \(output.stderr)\nstdout: \(output.stdout)")
@@ -52,7 +52,7 @@ struct LoadTestCommandTests {
         #expect(putStatus == 200)
         let (_, before) = try await server.request("GET", "/emulator/v1/faults")
 
-        let output = try CommandLineRunner.run([
+        let output = try await CommandLineRunner.run([
             "loadtest", "--url", "http://127.0.0.1:\(port)", "--prepared", "30", "--concurrency", "4", "--players", "3",
             "--json",
         ])
@@ -78,7 +78,7 @@ struct LoadTestCommandTests {
             server.terminate()
             try? FileManager.default.removeItem(at: folder)
         }
-        let output = try CommandLineRunner.run([
+        let output = try await CommandLineRunner.run([
             "loadtest", "--url", "http://127.0.0.1:\(port)", "--orders-only", "--concurrency", "2", "--seconds", "1",
             "--json",
         ])

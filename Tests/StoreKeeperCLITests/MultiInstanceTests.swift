@@ -55,10 +55,13 @@ struct MultiInstanceTests {
         }
 
         let truth = PurchaseGroundTruth()
-        let apps = try Self.players.enumerated().map { index, player in
-            PlayerApp(
-                player: player, token: try StagingDeployment.token(player), port: servers[index % Self.instances].port,
-                truth: truth, emulatorPort: emulator.port, duplicatePort: servers[(index + 1) % Self.instances].port)
+        var apps: [PlayerApp] = []
+        for (index, player) in Self.players.enumerated() {
+            apps.append(
+                PlayerApp(
+                    player: player, token: try await StagingDeployment.token(player),
+                    port: servers[index % Self.instances].port, truth: truth, emulatorPort: emulator.port,
+                    duplicatePort: servers[(index + 1) % Self.instances].port))
         }
         let total = Self.players.count * Self.purchasesPerPlayer
         try await buyWhileKilling(
@@ -162,7 +165,7 @@ struct MultiInstanceTests {
         let deadline = ContinuousClock.now + .seconds(90)
         var skipped = 0
         while true {
-            let output = try CommandLineRunner.run([
+            let output = try await CommandLineRunner.run([
                 "reconcile", "--config", staging.configFile.path, "--database", databaseURL, "--json",
             ])
             guard output.status == 3, ContinuousClock.now < deadline else { return (output, skipped) }

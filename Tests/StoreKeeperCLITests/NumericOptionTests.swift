@@ -16,8 +16,8 @@ struct NumericOptionTests {
         (["simulate", "--reconciler-interval", "inf"], "reconciler interval"),
         (["simulate", "--faults", "="], "unknown fault"),
     ])
-    func isAUsageError(arguments: [String], named: String) throws {
-        let output = try CommandLineRunner.run(arguments)
+    func isAUsageError(arguments: [String], named: String) async throws {
+        let output = try await CommandLineRunner.run(arguments)
         #expect(output.status == 2, "\(arguments): \(output.stderr)")
         #expect(output.stderr.contains(named), "\(arguments): \(output.stderr)")
     }

@@ -27,10 +27,11 @@ struct ProcessKillTests {
             databaseURL: database.url, dataFolder: folder, port: Int.random(in: 20_000...40_000))
         try await server.start()
         let truth = PurchaseGroundTruth()
-        let apps = try Self.players.map { player in
-            let token = try CommandLineRunner.run(["token", "--player", player]).stdout
+        var apps: [PlayerApp] = []
+        for player in Self.players {
+            let token = try await CommandLineRunner.run(["token", "--player", player]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            return PlayerApp(player: player, token: token, port: server.port, truth: truth)
+            apps.append(PlayerApp(player: player, token: token, port: server.port, truth: truth))
         }
         let total = Self.players.count * Self.purchasesPerPlayer
 

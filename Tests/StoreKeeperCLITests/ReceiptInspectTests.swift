@@ -5,8 +5,8 @@ import Testing
 struct ReceiptInspectTests {
     let production = CommandLineRunner.resource("receipts/receipt-production.b64")
 
-    @Test func verifiedReceiptPrintsTheContractJSON() throws {
-        let output = try CommandLineRunner.run(["receipt", "inspect", production, "--json"])
+    @Test func verifiedReceiptPrintsTheContractJSON() async throws {
+        let output = try await CommandLineRunner.run(["receipt", "inspect", production, "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         let json = try output.json()
         #expect(json["verified"] as? Bool == true)
@@ -25,21 +25,23 @@ struct ReceiptInspectTests {
         }
     }
 
-    @Test func readsStandardInputAndRawDER() throws {
+    @Test func readsStandardInputAndRawDER() async throws {
         let base64 = try String(contentsOfFile: production, encoding: .utf8)
         let der = try #require(Data(base64Encoded: base64, options: .ignoreUnknownCharacters))
-        let fromStdin = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: der)
+        let fromStdin = try await CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: der)
         #expect(fromStdin.status == 0, "\(fromStdin.stdout)")
         #expect(
             (try fromStdin.json()["receipt"] as? [String: Any])?["bundleId"] as? String == "org.getpure.pure-iphone")
-        let fromText = try CommandLineRunner.run(["receipt", "inspect", "-"], input: Data(base64.utf8))
+        let fromText = try await CommandLineRunner.run(["receipt", "inspect", "-"], input: Data(base64.utf8))
         #expect(fromText.status == 0)
         #expect(fromText.stdout.contains("VERIFIED receipt"))
     }
 
-    @Test func rootReplacesApplesRoots() throws {
+    @Test func rootReplacesApplesRoots() async throws {
         let storeKitRoot = CommandLineRunner.resource("roots/StoreKitTestCertificate.cer")
-        let rejected = try CommandLineRunner.run(["receipt", "inspect", production, "--root", storeKitRoot, "--json"])
+        let rejected = try await CommandLineRunner.run([
+            "receipt", "inspect", production, "--root", storeKitRoot, "--json",
+        ])
         #expect(rejected.status == 1)
         let json = try rejected.json()
         #expect(json["verified"] as? Bool == false)
@@ -47,32 +49,33 @@ struct ReceiptInspectTests {
         #expect((json["message"] as? String)?.isEmpty == false)
 
         let xcode = CommandLineRunner.resource("receipts/receipt-xcode-with-purchases.b64")
-        let accepted = try CommandLineRunner.run(["receipt", "inspect", xcode, "--root", storeKitRoot, "--json"])
+        let accepted = try await CommandLineRunner.run(["receipt", "inspect", xcode, "--root", storeKitRoot, "--json"])
         #expect(accepted.status == 0)
     }
 
-    @Test func rejectionsExitOneWithAReason() throws {
-        let garbage = try CommandLineRunner.run(
+    @Test func rejectionsExitOneWithAReason() async throws {
+        let garbage = try await CommandLineRunner.run(
             ["receipt", "inspect", "-", "--json"], input: Data("not a receipt!".utf8))
         #expect(garbage.status == 1)
         #expect(try garbage.json()["reason"] as? String == "malformed_encoding")
-        let badBase64 = try CommandLineRunner.run(["receipt", "inspect", "-", "--json"], input: Data("MIIabc=d".utf8))
+        let badBase64 = try await CommandLineRunner.run(
+            ["receipt", "inspect", "-", "--json"], input: Data("MIIabc=d".utf8))
         #expect(badBase64.status == 1)
         #expect(try badBase64.json()["reason"] as? String == "malformed_encoding")
-        let otherApp = try CommandLineRunner.run([
+        let otherApp = try await CommandLineRunner.run([
             "receipt", "inspect", production, "--bundle-id", "com.example", "--json",
         ])
         #expect(otherApp.status == 1)
         #expect(try otherApp.json()["reason"] as? String == "bundle_id_mismatch")
-        let summary = try CommandLineRunner.run(["receipt", "inspect", "-"], input: Data("garbage".utf8))
+        let summary = try await CommandLineRunner.run(["receipt", "inspect", "-"], input: Data("garbage".utf8))
         #expect(summary.stdout.hasPrefix("REJECTED malformed_"))
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        #expect(try CommandLineRunner.run(["receipt", "inspect", "/nonexistent/receipt"]).status == 2)
-        #expect(try CommandLineRunner.run(["receipt", "inspect"]).status == 2)
-        #expect(try CommandLineRunner.run(["receipt", "inspect", production, "--no-such-option"]).status == 2)
-        #expect(try CommandLineRunner.run(["receipt", "inspect", production, "--root", production]).status == 2)
-        #expect(try CommandLineRunner.run(["--help"]).status == 0)
+    @Test func usageErrorsExitTwo() async throws {
+        #expect(try await CommandLineRunner.run(["receipt", "inspect", "/nonexistent/receipt"]).status == 2)
+        #expect(try await CommandLineRunner.run(["receipt", "inspect"]).status == 2)
+        #expect(try await CommandLineRunner.run(["receipt", "inspect", production, "--no-such-option"]).status == 2)
+        #expect(try await CommandLineRunner.run(["receipt", "inspect", production, "--root", production]).status == 2)
+        #expect(try await CommandLineRunner.run(["--help"]).status == 0)
     }
 }

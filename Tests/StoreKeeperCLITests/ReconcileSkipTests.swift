@@ -28,7 +28,7 @@ struct ReconcileSkipTests {
         ]
         let config = directory.appendingPathComponent("config.json")
         try JSONSerialization.data(withJSONObject: configuration).write(to: config)
-        let output = try CommandLineRunner.run(
+        let output = try await CommandLineRunner.run(
             ["reconcile", "--config", config.path, "--database", databaseURL] + (json ? ["--json"] : []))
         #expect(output.status == 3, "\(output.stdout) \(output.stderr)")
         if json {

@@ -8,7 +8,7 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = Int.random(in: 20_000...40_000)
-        let token = try CommandLineRunner.run(["token", "--player", "alice"]).stdout
+        let token = try await CommandLineRunner.run(["token", "--player", "alice"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
         let first = try ChildServer.devServer(port: port, dataFolder: directory)
@@ -38,22 +38,22 @@ struct ServeCommandTests {
         #expect(second.terminate() == 0)
     }
 
-    @Test func serveWithoutSecretsRefusesToStart() throws {
+    @Test func serveWithoutSecretsRefusesToStart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
-        let output = try CommandLineRunner.run(["serve", "--database", "sqlite:\(directory.path)/ledger.sqlite"])
+        let output = try await CommandLineRunner.run(["serve", "--database", "sqlite:\(directory.path)/ledger.sqlite"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("playerTokenSecret"))
         #expect(output.stderr.contains("adminKey"))
         #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing is created before the check")
     }
 
-    @Test func reconcileWithoutTheServerAPIIsAUsageError() throws {
+    @Test func reconcileWithoutTheServerAPIIsAUsageError() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reconcile-\(UUID().uuidString)")
         let config = directory.appendingPathComponent("config.json")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(#"{"playerTokenSecret":"0123456789abcdef","adminKey":"0123456789abcdef"}"#.utf8).write(to: config)
-        let output = try CommandLineRunner.run([
+        let output = try await CommandLineRunner.run([
             "reconcile", "--config", config.path, "--database", "sqlite:\(directory.path)/ledger.sqlite",
         ])
         #expect(output.status == 2)

@@ -3,8 +3,8 @@ import Testing
 
 /// `storekeeper simulate` as a process.
 struct SimulateCommandTests {
-    @Test func aSmallRunPrintsTheOraclesCountsAsOneJSONObject() throws {
-        let output = try CommandLineRunner.run([
+    @Test func aSmallRunPrintsTheOraclesCountsAsOneJSONObject() async throws {
+        let output = try await CommandLineRunner.run([
             "simulate", "--players", "3", "--purchases", "15", "--seed", "7", "--json",
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -25,10 +25,10 @@ struct SimulateCommandTests {
         #expect(report["historyFile"] == nil, "nothing offended, no history asked for")
     }
 
-    @Test func aSerialRunWritesItsHistoryWhereAskedAndNamesIt() throws {
+    @Test func aSerialRunWritesItsHistoryWhereAskedAndNamesIt() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try CommandLineRunner.run([
+        let output = try await CommandLineRunner.run([
             "simulate", "--players", "3", "--purchases", "12", "--seed", "4", "--serial", "--history-dir",
             directory.path, "--json",
         ])
@@ -48,14 +48,14 @@ struct SimulateCommandTests {
         #expect(history["offenders"] as? [Any] != nil)
     }
 
-    @Test func severalInstancesOnSQLiteAreAUsageError() throws {
-        let output = try CommandLineRunner.run(["simulate", "--instances", "3"])
+    @Test func severalInstancesOnSQLiteAreAUsageError() async throws {
+        let output = try await CommandLineRunner.run(["simulate", "--instances", "3"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("PostgreSQL"))
     }
 
-    @Test func anUnknownFaultIsAUsageError() throws {
-        let output = try CommandLineRunner.run(["simulate", "--faults", "appKill,meteorStrike"])
+    @Test func anUnknownFaultIsAUsageError() async throws {
+        let output = try await CommandLineRunner.run(["simulate", "--faults", "appKill,meteorStrike"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("meteorStrike"))
     }

@@ -18,8 +18,8 @@ struct StaffCommandTests {
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
-        func run(_ arguments: [String], input: String = "") throws -> CommandLineRunner.Output {
-            try CommandLineRunner.run(["staff"] + arguments + ["--database", url], input: Data(input.utf8))
+        func run(_ arguments: [String], input: String = "") async throws -> CommandLineRunner.Output {
+            try await CommandLineRunner.run(["staff"] + arguments + ["--database", url], input: Data(input.utf8))
         }
 
         func read<T>(_ body: (any LedgerStore) async throws -> T) async throws -> T {
@@ -33,7 +33,7 @@ struct StaffCommandTests {
 
     @Test func addPrintsAGeneratedPasswordThatVerifiesAndAudits() async throws {
         let ledger = try TestLedger()
-        let output = try ledger.run(["add", "alice", "--role", "agent"])
+        let output = try await ledger.run(["add", "alice", "--role", "agent"])
         #expect(output.status == 0, "\(output.stderr)")
         let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("password: ") })
         let password = String(line.dropFirst("password: ".count))
@@ -51,7 +51,7 @@ struct StaffCommandTests {
 
     @Test func addWithTOTPAndAPasswordFromStandardInput() async throws {
         let ledger = try TestLedger()
-        let output = try ledger.run(
+        let output = try await ledger.run(
             ["add", "ops.admin-1", "--role", "admin", "--totp", "--password-stdin"], input: "correct horse battery\n")
         #expect(output.status == 0, "\(output.stderr)")
         #expect(!output.stdout.contains("password:"))
@@ -72,35 +72,35 @@ struct StaffCommandTests {
     ])
     func usageErrorsExitTwoAndChangeNothing(arguments: [String]) async throws {
         let ledger = try TestLedger()
-        let output = try ledger.run(arguments)
+        let output = try await ledger.run(arguments)
         #expect(output.status == 2, "\(arguments): \(output.stdout) \(output.stderr)")
         #expect(try await ledger.read { try await $0.staffAccounts() }.isEmpty)
     }
 
     @Test func aShortPasswordFromStandardInputIsAUsageError() async throws {
         let ledger = try TestLedger()
-        let output = try ledger.run(["add", "bob", "--role", "viewer", "--password-stdin"], input: "short\n")
+        let output = try await ledger.run(["add", "bob", "--role", "viewer", "--password-stdin"], input: "short\n")
         #expect(output.status == 2)
         #expect(output.stderr.contains("at least"))
         #expect(try await ledger.read { try await $0.staff(name: "bob") } == nil)
     }
 
-    @Test func aDuplicateNameAndMissingAccountsExitOne() throws {
+    @Test func aDuplicateNameAndMissingAccountsExitOne() async throws {
         let ledger = try TestLedger()
-        #expect(try ledger.run(["add", "bob", "--role", "viewer"]).status == 0)
-        let duplicate = try ledger.run(["add", "bob", "--role", "admin"])
+        #expect(try await ledger.run(["add", "bob", "--role", "viewer"]).status == 0)
+        let duplicate = try await ledger.run(["add", "bob", "--role", "admin"])
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("exists"))
-        #expect(try ledger.run(["disable", "nobody"]).status == 1)
-        #expect(try ledger.run(["reset-password", "nobody"]).status == 1)
+        #expect(try await ledger.run(["disable", "nobody"]).status == 1)
+        #expect(try await ledger.run(["reset-password", "nobody"]).status == 1)
     }
 
     @Test func listDisableAndResetPassword() async throws {
         let ledger = try TestLedger()
-        #expect(try ledger.run(["add", "alice", "--role", "agent", "--totp"]).status == 0)
-        #expect(try ledger.run(["add", "bob", "--role", "viewer"]).status == 0)
-        #expect(try ledger.run(["disable", "bob"]).status == 0)
-        let list = try ledger.run(["list"])
+        #expect(try await ledger.run(["add", "alice", "--role", "agent", "--totp"]).status == 0)
+        #expect(try await ledger.run(["add", "bob", "--role", "viewer"]).status == 0)
+        #expect(try await ledger.run(["disable", "bob"]).status == 0)
+        let list = try await ledger.run(["list"])
         #expect(list.status == 0)
         let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(rows.first == ["NAME", "ROLE", "2FA", "DISABLED", "LOCKED"])
@@ -108,19 +108,19 @@ struct StaffCommandTests {
         #expect(rows.contains(["bob", "viewer", "no", "yes", "no"]))
 
         let secretBefore = try await ledger.read { try await $0.staff(name: "alice")?.totpSecret }
-        let kept = try ledger.run(["reset-password", "alice"])
+        let kept = try await ledger.run(["reset-password", "alice"])
         #expect(kept.status == 0)
         #expect(kept.stdout.contains("password: "))
         #expect(try await ledger.read { try await $0.staff(name: "alice")?.totpSecret } == secretBefore)
-        let renewed = try ledger.run(["reset-password", "alice", "--totp"])
+        let renewed = try await ledger.run(["reset-password", "alice", "--totp"])
         #expect(renewed.stdout.contains("totp secret: "))
         let secretAfter = try await ledger.read { try await $0.staff(name: "alice")?.totpSecret }
         #expect(secretAfter != nil && secretAfter != secretBefore)
-        #expect(try ledger.run(["reset-password", "alice", "--no-totp"]).status == 0)
+        #expect(try await ledger.run(["reset-password", "alice", "--no-totp"]).status == 0)
         #expect(try await ledger.read { try await $0.staff(name: "alice")?.totpSecret } == nil)
 
         // Reset enables a disabled account again.
-        #expect(try ledger.run(["reset-password", "bob"]).status == 0)
+        #expect(try await ledger.run(["reset-password", "bob"]).status == 0)
         #expect(try await ledger.read { try await $0.staff(name: "bob")?.disabledAt } == nil)
 
         let actions = try await ledger.read { try await $0.auditRecords(beforeId: nil, limit: 50, actor: "cli") }

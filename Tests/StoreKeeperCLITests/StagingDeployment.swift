@@ -60,8 +60,8 @@ struct StagingDeployment {
     }
 
     /// A player token under the deployment's secret.
-    static func token(_ player: String) throws -> String {
-        try CommandLineRunner.run(["token", "--player", player, "--secret", playerSecret]).stdout
+    static func token(_ player: String) async throws -> String {
+        try await CommandLineRunner.run(["token", "--player", player, "--secret", playerSecret]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

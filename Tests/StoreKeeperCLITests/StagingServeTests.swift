@@ -6,19 +6,21 @@ import Testing
 struct StagingServeTests {
     /// Runs `serve` with `configuration` (JSON) on a SQLite path in a fresh folder; the
     /// output and whether the folder's ledger file was created.
-    static func serve(_ configuration: String) throws -> (CommandLineRunner.Output, created: Bool) {
+    static func serve(_ configuration: String) async throws -> (CommandLineRunner.Output, created: Bool) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("staging-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("config.json")
         try Data(configuration.utf8).write(to: config)
         let ledger = directory.appendingPathComponent("ledger.sqlite").path
-        let output = try CommandLineRunner.run(["serve", "--config", config.path, "--database", "sqlite:\(ledger)"])
+        let output = try await CommandLineRunner.run([
+            "serve", "--config", config.path, "--database", "sqlite:\(ledger)",
+        ])
         return (output, FileManager.default.fileExists(atPath: ledger))
     }
 
-    @Test func additionalRootsInAProductionDeploymentExitWithStatus2() throws {
-        let (output, created) = try Self.serve(
+    @Test func additionalRootsInAProductionDeploymentExitWithStatus2() async throws {
+        let (output, created) = try await Self.serve(
             #"""
             {"playerTokenSecret": "0123456789abcdef", "adminKey": "0123456789abcdef",
              "deploymentEnvironment": "Production", "additionalRoots": ["/etc/storekeeper/emulator-root.der"]}
@@ -29,8 +31,8 @@ struct StagingServeTests {
         #expect(!created, "nothing is opened before the check")
     }
 
-    @Test func anUnreadableRootFileExitsWithStatus2NamingIt() throws {
-        let (output, created) = try Self.serve(
+    @Test func anUnreadableRootFileExitsWithStatus2NamingIt() async throws {
+        let (output, created) = try await Self.serve(
             #"""
             {"playerTokenSecret": "0123456789abcdef", "adminKey": "0123456789abcdef",
              "deploymentEnvironment": "Sandbox", "additionalRoots": ["/nonexistent/emulator-root.der"]}

@@ -1,5 +1,6 @@
 import AppStoreEmulator
 import AsyncHTTPClient
+import EmulatorTestSupport
 import Foundation
 import Ledger
 import LedgerTestSupport
@@ -24,8 +25,7 @@ final class ConsoleFixture: Sendable {
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         database = try await kind.makeDatabase()
-        emulatorDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("console-emulator-\(UUID().uuidString.prefix(8))")
+        emulatorDirectory = try TestEmulatorDirectory.make("console-emulator")
         var configuration = ServerConfiguration(
             deploymentEnvironment: .sandbox, allowedEnvironments: [.sandbox, .production],
             playerTokenSecret: "test-player-secret", adminKey: "test-admin-key-0001",

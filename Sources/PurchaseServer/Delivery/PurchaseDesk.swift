@@ -67,7 +67,7 @@ struct PurchaseDesk: Sendable {
             }
         } catch let refusal as DeliveryRefusal {
             let source: DeliverySource = report.signedTransaction != nil ? .clientSignedTransaction : .clientReceipt
-            if let delivered = try await finishedByTheServer(refusal, playerId: playerId) {
+            if let delivered = try await deliveredBefore(refusal, playerId: playerId) {
                 return (delivered, source)
             }
             try await deliverer.record(refusal, playerId: playerId, source: source)
@@ -75,16 +75,18 @@ struct PurchaseDesk: Sendable {
         }
     }
 
-    /// The player's purchase a receipt no longer lists because the server finished it at
-    /// Apple (a finished consumable leaves the receipt): the report is then answered as
-    /// the delivery it repeats (`already_delivered`), not refused. `nil` for any other
-    /// refusal, or a transaction not delivered to this player and finished by the server.
-    private func finishedByTheServer(_ refusal: DeliveryRefusal, playerId: String) async throws
+    /// The player's purchase a receipt no longer lists because it was finished after its
+    /// delivery (a finished consumable leaves the receipt; the server finishes it at Apple,
+    /// or the app does): the report is then answered as the delivery it repeats
+    /// (`already_delivered`), not refused. The answer does not wait for the server's
+    /// `finished_at_apple` record: a receipt read between Apple's finish and that record
+    /// already lacks the transaction. `nil` for any other refusal, or a transaction not
+    /// delivered to this player.
+    private func deliveredBefore(_ refusal: DeliveryRefusal, playerId: String) async throws
         -> VerifiedTransaction?
     {
         guard refusal.reason == "transaction_not_in_receipt", let transactionId = refusal.transactionId,
-            let purchase = try await store.purchase(transactionId: transactionId), purchase.playerId == playerId,
-            try await store.events(transactionId: transactionId).contains(where: { $0.type == .finishedAtApple })
+            let purchase = try await store.purchase(transactionId: transactionId), purchase.playerId == playerId
         else { return nil }
         return VerifiedTransaction(delivered: purchase)
     }
