@@ -30,6 +30,10 @@ public struct Delivery: Sendable, Hashable {
     /// What the transaction sets on the entitlement of its original transaction, if the
     /// product unlocks one; `nil` for a consumable.
     public var entitlement: EntitlementGrant?
+    /// The chain's holder the delivery was bound by, checked again under the entitlement's
+    /// lock (``LedgerError/chainHolderChanged(originalTransactionId:)`` when it changed);
+    /// `nil` checks nothing (a product that unlocks no entitlement).
+    public var boundByHolder: ChainHolder?
 
     /// Creates a delivery.
     public init(
@@ -44,7 +48,8 @@ public struct Delivery: Sendable, Hashable {
         flags: Set<String> = [],
         grants: Grants,
         purchaseDate: Date,
-        entitlement: EntitlementGrant? = nil
+        entitlement: EntitlementGrant? = nil,
+        boundByHolder: ChainHolder? = nil
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -58,5 +63,6 @@ public struct Delivery: Sendable, Hashable {
         self.grants = grants
         self.purchaseDate = purchaseDate
         self.entitlement = entitlement
+        self.boundByHolder = boundByHolder
     }
 }

@@ -13,6 +13,9 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// notification is a REFUND or REVOKE (nothing written): the device still holds the
     /// transaction as signed before the refund.
     case transactionRevoked(transactionId: String)
+    /// ``LedgerStore/deliver(_:)`` bound by a chain holder (``Delivery/boundByHolder``) that
+    /// no longer holds the chain's entitlement (nothing written): bind again and retry.
+    case chainHolderChanged(originalTransactionId: String)
     /// ``StaffStore/createStaff(_:)`` with a name already taken.
     case duplicateStaff(name: String)
     /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
@@ -34,6 +37,8 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .duplicateOrder(let orderId): "order \(orderId) or its app account token already exists"
         case .transactionRevoked(let transactionId):
             "Apple notified a refund or revocation of transaction \(transactionId) before it was delivered"
+        case .chainHolderChanged(let originalTransactionId):
+            "the holder of the entitlement of \(originalTransactionId) changed while the delivery was bound"
         case .duplicateStaff(let name): "a staff account named \(name) already exists"
         case .invalidGrants(let reason): "invalid grants: \(reason)"
         case .corruptRow(let what): "unreadable row: \(what)"

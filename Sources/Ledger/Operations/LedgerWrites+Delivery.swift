@@ -30,7 +30,8 @@ extension LedgerWrites {
                     case (let existing?, true): return .done(.alreadyDelivered(existing))
                     case (nil, true): throw LedgerError.transactionRevoked(transactionId: transactionId)
                     case (let inserted?, false):
-                        return fulfillOrder(of: delivery, purchase: inserted, at: now)
+                        return checkHolder(of: delivery, dialect: dialect)
+                            .then { fulfillOrder(of: delivery, purchase: inserted, at: now) }
                             .then { purchase in grant(purchase, at: now).map { purchase } }
                             .then { purchase in
                                 guard let entitlement = delivery.entitlement else { return .done(purchase) }
@@ -62,6 +63,25 @@ extension LedgerWrites {
                     }
                 }
             }
+    }
+
+    /// Reads the chain's entitlement under its lock and throws
+    /// ``LedgerError/chainHolderChanged(originalTransactionId:)`` (rolling the delivery back)
+    /// when its holder is not the one the delivery was bound by: a transfer committed
+    /// between the deliverer's read and this transaction.
+    private static func checkHolder(of delivery: Delivery, dialect: LedgerSQL.Dialect) -> LedgerOperation<Void> {
+        guard let expected = delivery.boundByHolder else { return .done(()) }
+        let originalTransactionId = delivery.originalTransactionId
+        return LedgerOperation.first(
+            LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+            Entitlement.init(row:)
+        )
+        .map { entitlement in
+            let holder: ChainHolder = entitlement.map { .player($0.playerId) } ?? .nobody
+            guard holder == expected else {
+                throw LedgerError.chainHolderChanged(originalTransactionId: originalTransactionId)
+            }
+        }
     }
 
     /// Marks the delivery's order (if any) fulfilled by this purchase. Throws when the order

@@ -35,7 +35,7 @@ struct PurchaseDeliverer: Sendable {
         evidence: SubscriptionEvidence? = nil
     ) async throws -> DeliveryResult {
         do {
-            let result = try await bindAndDeliver(
+            let result = try await checkAndDeliver(
                 transaction, source: source, claimant: claimant, evidence: evidence)
             metrics.recordDelivery(source: source, first: result.isFirstDelivery)
             if result.isFirstDelivery {
@@ -82,7 +82,9 @@ struct PurchaseDeliverer: Sendable {
                 createdAt: Date()))
     }
 
-    private func bindAndDeliver(
+    /// Refuses what cannot be delivered (revoked, not in the catalog, a bad quantity),
+    /// answers a repeat with its delivery, then binds and delivers.
+    private func checkAndDeliver(
         _ transaction: VerifiedTransaction, source: DeliverySource, claimant: DeliveryClaimant,
         evidence: SubscriptionEvidence?
     ) async throws -> DeliveryResult {
@@ -107,7 +109,32 @@ struct PurchaseDeliverer: Sendable {
             try checkClaim(on: existing, by: claimant)
             return .alreadyDelivered(existing)
         }
+        // A transfer may commit between the read of the chain's holder and the delivery's
+        // transaction, which then refuses it (nothing written): bind again.
+        var attempt = 1
+        while true {
+            do {
+                return try await bindAndDeliver(
+                    transaction, product: product, grants: grants, source: source, claimant: claimant,
+                    evidence: evidence)
+            } catch LedgerError.chainHolderChanged where attempt < Self.bindingAttempts {
+                attempt += 1
+            } catch LedgerError.chainHolderChanged(let originalTransactionId) {
+                throw ServerError.storageUnavailable(
+                    "the holder of \(originalTransactionId) kept changing while binding; try again")
+            }
+        }
+    }
 
+    /// How many times a delivery is bound again when its chain's holder changed meanwhile.
+    static let bindingAttempts = 3
+
+    /// Binds `transaction` to its player and delivers it once.
+    private func bindAndDeliver(
+        _ transaction: VerifiedTransaction, product: CatalogProduct, grants: Grants, source: DeliverySource,
+        claimant: DeliveryClaimant, evidence: SubscriptionEvidence?
+    ) async throws -> DeliveryResult {
+        let transactionId = transaction.transactionId
         // Only a product that unlocks an entitlement has a chain holder: a consumable's
         // delivery (the hot path) reads nothing more than before.
         let existing =
@@ -131,7 +158,8 @@ struct PurchaseDeliverer: Sendable {
             grants: grants,
             purchaseDate: transaction.purchaseDate,
             entitlement: try await entitlementGrant(
-                for: transaction, product: product, existing: existing, evidence: evidence)
+                for: transaction, product: product, existing: existing, evidence: evidence),
+            boundByHolder: product.entitlement == nil ? nil : existing.map { .player($0.playerId) } ?? .nobody
         )
         let result: DeliveryResult
         do {
