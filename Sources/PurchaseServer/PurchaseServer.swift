@@ -33,6 +33,7 @@ public struct PurchaseServer: Sendable {
     let deliverer: PurchaseDeliverer
     let serverAPIClient: AppStoreServerAPIClient?
     let outboxWorker: OutboxWorker?
+    let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
     let reconcilerLeaseHolder = Reconciler.makeLeaseHolder()
     let logger: Logger
@@ -130,6 +131,7 @@ public struct PurchaseServer: Sendable {
                     ConsumptionResponder(client: $0, store: store, settings: configuration.consumption)
                 } : nil,
             metrics: metrics, logger: logger)
+        self.entitlementBackfill = EntitlementBackfill(store: store, catalog: configuration.catalog, logger: logger)
         self.outboxWorker = configuration.webhook.map { webhook in
             OutboxWorker(
                 store: store, webhook: webhook, transport: httpTransport, metrics: metrics, logger: logger)
@@ -151,10 +153,24 @@ public struct PurchaseServer: Sendable {
         try await outboxWorker?.runOnce(now: now).acknowledged ?? 0
     }
 
-    /// The jobs to run beside the HTTP server: the reconciler on its schedule (when the
-    /// Server API is configured) and the outbox worker (when a webhook is).
+    /// Creates the entitlements of purchases delivered before the ledger kept them
+    /// (``EntitlementBackfill``); how many it created. The background services run it at
+    /// start; once it finished, it does nothing.
+    public func backfillEntitlements() async throws -> Int {
+        try await entitlementBackfill.run()
+    }
+
+    /// The jobs to run beside the HTTP server: the entitlement backfill (once, retried
+    /// until it finishes), the reconciler on its schedule (when the Server API is
+    /// configured) and the outbox worker (when a webhook is).
     public var backgroundServices: [any Service] {
-        var services: [any Service] = []
+        let backfill = entitlementBackfill
+        var services: [any Service] = [
+            PeriodicWork(name: "entitlement backfill", interval: .seconds(60), logger: logger) {
+                _ = try await backfill.run()
+                return false
+            }
+        ]
         if let reconciler, configuration.reconcilerIntervalSeconds > 0 {
             let logger = logger
             services.append(

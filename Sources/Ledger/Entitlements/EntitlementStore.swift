@@ -31,4 +31,16 @@ public protocol EntitlementStore: Sendable {
     /// Auto-renewable entitlements whose `until` is before `date` and whose state still
     /// entitles, oldest `until` first (the reconciler's work list).
     func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement]
+
+    /// For each original transaction of `productIds` that backs no entitlement (delivered
+    /// before the ledger kept entitlements), its latest purchase; after `cursor` (the last
+    /// purchase of the previous page) in (purchase date, transaction id) order, at most
+    /// `limit`. Empty `productIds` finds nothing.
+    func purchasesWithoutEntitlement(productIds: Set<String>, after cursor: Purchase?, limit: Int) async throws
+        -> [Purchase]
+
+    /// Creates the entitlement of `purchase`'s original transaction from `grant` for the
+    /// purchase's player, with its event and message (reason `backfill`), unless the
+    /// original transaction has one (then nothing is written and the answer is `nil`).
+    func backfillEntitlement(_ grant: EntitlementGrant, of purchase: Purchase) async throws -> Entitlement?
 }

@@ -42,6 +42,25 @@ extension LedgerWrites {
         }
     }
 
+    /// Applies ``EntitlementStore/backfillEntitlement(_:of:)`` in one database transaction.
+    static func backfillEntitlement(
+        _ grant: EntitlementGrant,
+        of purchase: Purchase,
+        dialect: LedgerSQL.Dialect,
+        at now: Date
+    ) -> LedgerOperation<Entitlement?> {
+        lockedEntitlement(purchase.originalTransactionId, dialect: dialect).then { existing in
+            guard existing == nil else { return .done(nil) }
+            return newEntitlement(grant, of: purchase, dialect: dialect, at: now).then { entitlement in
+                LedgerOperation.first(LedgerSQL.insertEntitlement(entitlement), Entitlement.init(row:))
+            }
+            .then { inserted in
+                guard let inserted else { return .done(nil) }
+                return recordEntitlementChange(inserted, previous: nil, reason: "backfill", at: now).map { inserted }
+            }
+        }
+    }
+
     /// Applies ``EntitlementStore/updateEntitlement(_:)`` in one database transaction.
     static func updateEntitlement(
         _ update: EntitlementUpdate,

@@ -35,4 +35,17 @@ extension SQLLedgerStore {
             productType: ProductType.autoRenewable.rawValue, before: date.ledgerNormalized, limit: limit)
         return try await read(.rows(statement, Entitlement.init(row:)))
     }
+
+    public func purchasesWithoutEntitlement(productIds: Set<String>, after cursor: Purchase?, limit: Int)
+        async throws -> [Purchase]
+    {
+        guard limit > 0, !productIds.isEmpty else { return [] }
+        let statement = LedgerSQL.purchasesWithoutEntitlement(
+            productIds: productIds.sorted(), after: cursor, limit: limit)
+        return try await read(.rows(statement, Purchase.init(row:)))
+    }
+
+    public func backfillEntitlement(_ grant: EntitlementGrant, of purchase: Purchase) async throws -> Entitlement? {
+        try await write(LedgerWrites.backfillEntitlement(grant, of: purchase, dialect: dialect, at: now))
+    }
 }

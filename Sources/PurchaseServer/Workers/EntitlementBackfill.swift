@@ -1,0 +1,83 @@
+import AppStoreModel
+import Foundation
+import Ledger
+import Logging
+
+/// Gives the purchases delivered before the ledger kept entitlements (ledger migration 6)
+/// the entitlement their product unlocks now, so that an upgraded server lists a level
+/// pack bought last year and a restore finds it.
+///
+/// From what the ledger recorded of each chain's latest purchase, with Apple's data of the
+/// time dated by the purchase (anything Apple signs later outranks it): a non-consumable
+/// is permanent; a non-renewing period lasts ``CatalogProduct/periodDays`` and stacks as
+/// bought (chains are taken oldest purchase first); an auto-renewable subscription's
+/// expiry was not recorded, so its entitlement starts lapsed at its latest purchase, where
+/// the reconciler's subscription check asks Apple for its status (or its next renewal
+/// sets it). A refunded purchase's entitlement is `refunded`. Ownership is recorded as
+/// `PURCHASED` (the ledger did not keep `inAppOwnershipType`).
+///
+/// Runs until nothing is left, then never again in this process; a pass that fails is
+/// tried again. Several instances may run it at once: an entitlement is created once.
+actor EntitlementBackfill {
+    let store: any LedgerStore
+    let catalog: ProductCatalog
+    let logger: Logger
+    private var finished = false
+
+    /// How many purchases one read returns.
+    static let pageSize = 200
+
+    init(store: any LedgerStore, catalog: ProductCatalog, logger: Logger) {
+        self.store = store
+        self.catalog = catalog
+        self.logger = logger
+    }
+
+    /// Creates every missing entitlement; how many it created (0 once finished).
+    func run() async throws -> Int {
+        guard !finished else { return 0 }
+        let productIds = Set(catalog.products.filter { $0.entitlement != nil }.map(\.productId))
+        var created = 0
+        var cursor: Purchase?
+        while true {
+            let page = try await store.purchasesWithoutEntitlement(
+                productIds: productIds, after: cursor, limit: Self.pageSize)
+            for purchase in page {
+                guard let grant = try await grant(for: purchase) else { continue }
+                if try await store.backfillEntitlement(grant, of: purchase) != nil { created += 1 }
+            }
+            guard page.count == Self.pageSize else { break }
+            cursor = page.last
+        }
+        finished = true
+        if created > 0 {
+            logger.notice(
+                "created the entitlements of purchases delivered before entitlements were kept",
+                metadata: ["count": "\(created)"])
+        }
+        return created
+    }
+
+    /// What the purchase's product unlocks, from the ledger's record of it; `nil` for a
+    /// product that unlocks nothing (any more).
+    private func grant(for purchase: Purchase) async throws -> EntitlementGrant? {
+        guard let product = catalog.product(purchase.productId), let entitlementId = product.entitlement else {
+            return nil
+        }
+        let first = try await store.purchase(transactionId: purchase.originalTransactionId)
+        var grant = EntitlementGrant(
+            entitlementId: entitlementId, productType: product.type.rawValue,
+            state: purchase.status == .refunded ? .refunded : .active,
+            since: first?.purchaseDate ?? purchase.purchaseDate, until: nil, ownership: "PURCHASED",
+            appleSignedAt: purchase.purchaseDate, reason: "backfill")
+        switch product.type {
+        case .nonRenewing:
+            grant.stackSeconds = Int64(product.periodDays ?? 0) * 86_400
+        case .autoRenewable:
+            grant.until = purchase.purchaseDate
+        default:
+            break
+        }
+        return grant
+    }
+}
