@@ -183,6 +183,38 @@ import Testing
         #expect(judge(lagDays: 0.5).violations.map(\.kind) == [.periodNotEntitled])
     }
 
+    @Test func aPeriodEntitledLateMustStayEntitledToItsEnd() {
+        // Entitled a day after it started (within the two-day bound), then dropped on day -5.
+        let periods = [period("g1", chain: "drop", start: -10, days: 30)]
+        let history = [
+            change("drop", untilDays: 20, atDays: -9), change("drop", state: .expired, untilDays: 20, atDays: -5),
+            change("drop", untilDays: 20, atDays: -4),
+        ]
+        let verdict = EntitlementOracle(lagBound: 2 * day).judge(
+            periods: periods, apple: [apple("drop", "active", entitles: true, untilDays: 20)],
+            ledger: [row("drop", untilDays: 20)], history: history, at: now)
+        #expect(verdict.violations.map(\.kind) == [.periodNotEntitled])
+        #expect(verdict.violations.first?.detail.contains("then not at") == true)
+        #expect(verdict.periodsEntitledInTime == 1 && abs(verdict.longestPeriodLagSeconds - day) < 0.001)
+    }
+
+    @Test func aPeriodShorterThanTheLagBoundMayEndBeforeTheLedgerLearnsOfIt() {
+        // A one-day period the ledger never entitled; the next period is entitled on time.
+        let periods = [
+            period("s1", chain: "short", start: -3, days: 1), period("s2", chain: "short", start: -2, days: 30),
+        ]
+        let history = [change("short", untilDays: 28, atDays: -1.5)]
+        func judge(lagDays: Double) -> EntitlementVerdict {
+            EntitlementOracle(lagBound: lagDays * day).judge(
+                periods: periods, apple: [apple("short", "active", entitles: true, untilDays: 28)],
+                ledger: [row("short", untilDays: 28)], history: history, at: now)
+        }
+        let lenient = judge(lagDays: 2)
+        #expect(lenient.holds, "\(lenient.violations)")
+        #expect(lenient.periodsEntitledAfterTheirEnd == 1 && lenient.periodsEntitledInTime == 1)
+        #expect(judge(lagDays: 0.25).violations.map(\.kind) == [.periodNotEntitled, .periodNotEntitled])
+    }
+
     @Test func theLagIsTheTimeToTheFirstLedgerChangeThatReflectsApple() {
         let renewal = AppleChange(
             originalTransactionId: "c", playerId: "ann", action: "renew", at: now, expectedState: .active,

@@ -7,16 +7,19 @@ import Ledger
 /// - every chain Apple entitles at the end is held, and entitling, by the player who must
 ///   hold it (the buyer, or the family member it was shared with);
 /// - every paid period that still stands was entitled to its holder, by the ledger's
-///   history replayed in time order, at every instant from the period's start plus
-///   ``lagBound`` to its end (less ``tolerance``); a period Apple gives no end, until now;
+///   history replayed in time order: from the first instant of the period it was entitled
+///   at, without a gap, to its end (less ``tolerance``; a period Apple gives no end, until
+///   now); that first instant no later than its start plus ``lagBound``; and a period
+///   longer than ``lagBound`` entitled at some instant of it (a shorter one may end before
+///   a lost notification is recovered: it is counted in
+///   ``EntitlementVerdict/periodsEntitledAfterTheirEnd``);
 /// - every entitlement the ledger calls entitling at the end is backed by a chain Apple
 ///   entitles too, and ends no later than Apple's expiry plus grace period.
 public struct EntitlementOracle: Sendable {
     /// How far the ledger's `until` may pass Apple's (dates travel as milliseconds), and
     /// how far before a period's end its entitlement may stop.
     public var tolerance: TimeInterval
-    /// How long after a period starts the ledger may take to entitle it: each standing
-    /// period must be entitled without a gap from its start plus this bound to its end.
+    /// How long after a period starts the ledger may take to entitle it.
     public var lagBound: TimeInterval
 
     /// Creates an oracle.
@@ -36,19 +39,28 @@ public struct EntitlementOracle: Sendable {
         let rows = Dictionary(ledger.map { ($0.originalTransactionId, $0) }, uniquingKeysWith: { first, _ in first })
         let changes = Dictionary(grouping: history, by: \.originalTransactionId)
         var violations: [EntitlementViolation] = []
+        var periodLags: [TimeInterval] = []
+        var entitledAfterTheirEnd = 0
         for (chain, periods) in chains.sorted(by: { $0.key < $1.key }) {
-            violations += judge(
+            let judged = judge(
                 chain: chain, periods: periods, apple: appleByChain[chain], row: rows[chain],
                 changes: changes[chain] ?? [], at: now)
+            violations += judged.violations
+            periodLags += judged.lags
+            entitledAfterTheirEnd += judged.entitledAfterTheirEnd
         }
         let entitling = ledger.filter { $0.isEntitled(at: now) }
         for row in entitling.sorted(by: { $0.originalTransactionId < $1.originalTransactionId }) {
             violations += judgeEntitling(row, apple: appleByChain[row.originalTransactionId])
         }
-        return EntitlementVerdict(
+        var verdict = EntitlementVerdict(
             chains: chains.count, periods: periods.count, standingPeriods: periods.count(where: \.standing),
             entitledByApple: apple.count(where: \.entitles), entitledByLedger: entitling.count,
             violations: violations)
+        verdict.periodsEntitledInTime = periodLags.count
+        verdict.periodsEntitledAfterTheirEnd = entitledAfterTheirEnd
+        verdict.longestPeriodLagSeconds = periodLags.max() ?? 0
+        return verdict
     }
 
     /// The right player holds the chain, entitled when Apple entitles, and was entitled to
@@ -56,7 +68,7 @@ public struct EntitlementOracle: Sendable {
     private func judge(
         chain: String, periods: [PaidPeriod], apple: AppleEntitlement?, row: Entitlement?,
         changes: [EntitlementChange], at now: Date
-    ) -> [EntitlementViolation] {
+    ) -> (violations: [EntitlementViolation], lags: [TimeInterval], entitledAfterTheirEnd: Int) {
         let holders = periods.first(where: { !$0.holders.isEmpty })?.holders ?? []
         let holder = holders.last
         var violations: [EntitlementViolation] = []
@@ -82,23 +94,48 @@ public struct EntitlementOracle: Sendable {
             }
         }
         let intervals = Self.entitledIntervals(changes.filter { holders.contains($0.playerId) })
+        var lags: [TimeInterval] = []
+        var entitledAfterTheirEnd = 0
         for period in periods.sorted(by: { $0.purchaseDate < $1.purchaseDate }) where period.standing {
             guard !holders.isEmpty else { continue }
             // A period Apple gives no end must be entitled until now (inclusive).
             let end =
                 period.expiresDate?.addingTimeInterval(-tolerance)
                 ?? max(period.purchaseDate, now).addingTimeInterval(0.001)
-            let start = period.purchaseDate.addingTimeInterval(lagBound)
-            guard start < end, let gap = Self.firstGap(in: intervals, from: start, to: end) else { continue }
-            violations.append(
-                EntitlementViolation(
-                    kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
-                    detail: "\(period.productId) period \(period.transactionId) "
-                        + "[\(period.purchaseDate.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-")) "
-                        + "not entitled to \(holders.joined(separator: " or ")) at \(gap.ms) "
-                        + "(checked from \(start.ms), the period's start plus the \(lagBound) s lag bound)"))
+            let start = period.purchaseDate
+            guard start < end else { continue }
+            let name =
+                "\(period.productId) period \(period.transactionId) "
+                + "[\(start.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-"))"
+            let players = holders.joined(separator: " or ")
+            guard let entitledFrom = Self.firstCovered(in: intervals, from: start, to: end) else {
+                if end.timeIntervalSince(start) <= lagBound {
+                    entitledAfterTheirEnd += 1
+                } else {
+                    violations.append(
+                        EntitlementViolation(
+                            kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                            detail:
+                                "\(name) never entitled to \(players), though longer than the \(lagBound) s lag bound"))
+                }
+                continue
+            }
+            let lag = entitledFrom.timeIntervalSince(start)
+            lags.append(lag)
+            if lag > lagBound {
+                violations.append(
+                    EntitlementViolation(
+                        kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                        detail: "\(name) entitled to \(players) only from \(entitledFrom.ms), "
+                            + "past the period's start plus the \(lagBound) s lag bound"))
+            } else if let gap = Self.firstGap(in: intervals, from: entitledFrom, to: end) {
+                violations.append(
+                    EntitlementViolation(
+                        kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                        detail: "\(name) entitled to \(players) from \(entitledFrom.ms), then not at \(gap.ms)"))
+            }
         }
-        return violations
+        return (violations, lags, entitledAfterTheirEnd)
     }
 
     /// An entitlement the ledger calls entitling is one Apple entitles too, no longer.
@@ -143,6 +180,11 @@ public struct EntitlementOracle: Sendable {
             }
         }
         return intervals.sorted { $0.from < $1.from }
+    }
+
+    /// The first instant of `[from, to)` an interval covers, or `nil` when none does.
+    static func firstCovered(in intervals: [(from: Date, to: Date)], from: Date, to: Date) -> Date? {
+        intervals.first { $0.to > from && $0.from < to }.map { max($0.from, from) }
     }
 
     /// The first instant of `[from, to)` no interval covers, or `nil` when they cover it all.
