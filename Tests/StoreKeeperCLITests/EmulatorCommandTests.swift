@@ -12,7 +12,7 @@ struct EmulatorCommandTests {
     @Test func servesAppleAndDeviceEndpointsAndKeepsStateAcrossRestarts() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDir) }
-        let port = Int.random(in: 20_000...40_000)
+        let port = LoopbackPort.unused()
 
         let first = try Self.emulator(dataDir: dataDir, port: port)
         try await first.waitUntilServing("/emulator/v1/roots")

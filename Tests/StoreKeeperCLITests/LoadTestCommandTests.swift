@@ -94,7 +94,7 @@ struct LoadTestCommandTests {
     private static func startDevServer() async throws -> (ChildServer, Int, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = Int.random(in: 20_000...40_000)
+        let port = LoopbackPort.unused()
         let server = try ChildServer.devServer(port: port, dataFolder: folder)
         try await server.waitUntilServing("/v1/products")
         return (server, port, folder)

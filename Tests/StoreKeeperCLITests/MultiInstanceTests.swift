@@ -131,7 +131,7 @@ struct MultiInstanceTests {
     static func distinctPorts(_ count: Int) -> [Int] {
         var ports: [Int] = []
         while ports.count < count {
-            let port = Int.random(in: 20_000...40_000)
+            let port = LoopbackPort.unused()
             if !ports.contains(port) { ports.append(port) }
         }
         return ports

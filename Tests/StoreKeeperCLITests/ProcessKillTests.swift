@@ -24,7 +24,7 @@ struct ProcessKillTests {
             try? FileManager.default.removeItem(at: folder)
         }
         let server = KillableDevServer(
-            databaseURL: database.url, dataFolder: folder, port: Int.random(in: 20_000...40_000))
+            databaseURL: database.url, dataFolder: folder, port: LoopbackPort.unused())
         try await server.start()
         let truth = PurchaseGroundTruth()
         var apps: [PlayerApp] = []

@@ -7,7 +7,7 @@ struct ServeCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = Int.random(in: 20_000...40_000)
+        let port = LoopbackPort.unused()
         let token = try await CommandLineRunner.run(["token", "--player", "alice"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
