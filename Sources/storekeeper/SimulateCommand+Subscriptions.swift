@@ -28,8 +28,8 @@ extension SimulationSummary {
             entitled by Apple \(verdict.entitledByApple), by the ledger \(verdict.entitledByLedger); \
             \(violations.joined(separator: ", "))
             """,
-            "paid periods: \(verdict.periodsEntitledInTime) entitled within their span (from their start "
-                + "after at most \(String(format: "%.2f", verdict.longestPeriodLagSeconds)) s, then without a gap), "
+            "paid periods: \(verdict.periodsEntitledInTime) entitled without a gap to their end (from at most "
+                + "\(String(format: "%.2f", verdict.longestPeriodLagSeconds)) s after their start), "
                 + "\(verdict.periodsEntitledAfterTheirEnd) ended before the ledger learnt of them",
             "entitlement lag: max \(String(format: "%.2f", lag.maximumSeconds)) s\(worst) over \(lag.measured) "
                 + "changes of Apple's (\(lag.unmeasured) overtaken before the ledger showed them\(unmeasured))",

@@ -7,12 +7,10 @@ import Ledger
 /// - every chain Apple entitles at the end is held, and entitling, by the player who must
 ///   hold it (the buyer, or the family member it was shared with);
 /// - every paid period that still stands was entitled to its holder, by the ledger's
-///   history replayed in time order: from the first instant of the period it was entitled
-///   at, without a gap, to its end (less ``tolerance``; a period Apple gives no end, until
-///   now); that first instant no later than its start plus ``lagBound``; and a period
-///   longer than ``lagBound`` entitled at some instant of it (a shorter one may end before
-///   a lost notification is recovered: it is counted in
-///   ``EntitlementVerdict/periodsEntitledAfterTheirEnd``);
+///   history replayed in time order, without a gap from no later than its start plus
+///   ``lagBound`` to its end (less ``tolerance``; a period Apple gives no end, until now).
+///   A period no longer than ``lagBound`` may end before a lost notification is recovered:
+///   it is counted in ``EntitlementVerdict/periodsEntitledAfterTheirEnd``;
 /// - every entitlement the ledger calls entitling at the end is backed by a chain Apple
 ///   entitles too, and ends no later than Apple's expiry plus grace period.
 public struct EntitlementOracle: Sendable {
@@ -108,15 +106,15 @@ public struct EntitlementOracle: Sendable {
                 "\(period.productId) period \(period.transactionId) "
                 + "[\(start.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-"))"
             let players = holders.joined(separator: " or ")
-            guard let entitledFrom = Self.firstCovered(in: intervals, from: start, to: end) else {
+            guard let entitledFrom = Self.finalStretch(in: intervals, from: start, to: end) else {
                 if end.timeIntervalSince(start) <= lagBound {
                     entitledAfterTheirEnd += 1
                 } else {
                     violations.append(
                         EntitlementViolation(
                             kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
-                            detail:
-                                "\(name) never entitled to \(players), though longer than the \(lagBound) s lag bound"))
+                            detail: "\(name) not entitled to \(players) at its end, "
+                                + "though longer than the \(lagBound) s lag bound"))
                 }
                 continue
             }
@@ -126,13 +124,8 @@ public struct EntitlementOracle: Sendable {
                 violations.append(
                     EntitlementViolation(
                         kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
-                        detail: "\(name) entitled to \(players) only from \(entitledFrom.ms), "
-                            + "past the period's start plus the \(lagBound) s lag bound"))
-            } else if let gap = Self.firstGap(in: intervals, from: entitledFrom, to: end) {
-                violations.append(
-                    EntitlementViolation(
-                        kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
-                        detail: "\(name) entitled to \(players) from \(entitledFrom.ms), then not at \(gap.ms)"))
+                        detail: "\(name) entitled to \(players) without a gap to its end only from "
+                            + "\(entitledFrom.ms), past the period's start plus the \(lagBound) s lag bound"))
             }
         }
         return (violations, lags, entitledAfterTheirEnd)
@@ -182,9 +175,17 @@ public struct EntitlementOracle: Sendable {
         return intervals.sorted { $0.from < $1.from }
     }
 
-    /// The first instant of `[from, to)` an interval covers, or `nil` when none does.
-    static func firstCovered(in intervals: [(from: Date, to: Date)], from: Date, to: Date) -> Date? {
-        intervals.first { $0.to > from && $0.from < to }.map { max($0.from, from) }
+    /// Where the covered stretch of `[from, to)` that reaches `to` without a gap begins
+    /// (no earlier than `from`), or `nil` when the instant before `to` is not covered.
+    static func finalStretch(in intervals: [(from: Date, to: Date)], from: Date, to: Date) -> Date? {
+        var stretchStart: Date?
+        var stretchEnd = Date.distantPast
+        for interval in intervals where interval.to > from && interval.from < to {
+            if stretchStart == nil || interval.from > stretchEnd { stretchStart = interval.from }
+            stretchEnd = max(stretchEnd, interval.to)
+        }
+        guard let stretchStart, stretchEnd >= to else { return nil }
+        return max(stretchStart, from)
     }
 
     /// The first instant of `[from, to)` no interval covers, or `nil` when they cover it all.

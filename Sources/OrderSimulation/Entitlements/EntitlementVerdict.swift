@@ -12,15 +12,15 @@ public struct EntitlementVerdict: Codable, Hashable, Sendable {
     public var entitledByLedger: Int
     /// Every chain found wrong.
     public var violations: [EntitlementViolation]
-    /// Standing periods the ledger entitled at some instant of (the others ended before
-    /// the ledger learnt of them, or are violations).
+    /// Standing periods the ledger entitled without a gap to their end (the others ended
+    /// before the ledger learnt of them, or are violations).
     public var periodsEntitledInTime = 0
     /// Standing periods no longer than the lag bound that ended before the ledger entitled
     /// them (a lost notification recovered later); each still had to be entitled by the
     /// end when Apple entitles its chain then.
     public var periodsEntitledAfterTheirEnd = 0
-    /// The longest time from a period's start to its first entitled instant, among
-    /// ``periodsEntitledInTime``.
+    /// The longest time from a period's start to the stretch entitled without a gap to its
+    /// end, among ``periodsEntitledInTime``.
     public var longestPeriodLagSeconds: Double = 0
 
     /// Whether the right player was entitled to every paid period and nobody is entitled

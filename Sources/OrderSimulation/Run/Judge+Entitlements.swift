@@ -63,9 +63,9 @@ extension Judge {
                 latest: Self.isLatest(transaction, at: notification.signedDate, among: transactions.values))
         }
         let lag = EntitlementLag.measure(changes: changes, history: history)
-        // Each period must be entitled from its start plus the run's longest measured lag
-        // (and a second for dates in milliseconds) to its end.
-        var verdict = EntitlementOracle(lagBound: lag.maximumSeconds + 1).judge(
+        // Each period must be entitled no later than its start plus the run's longest
+        // measured lag (and a second), then to its end.
+        var verdict = EntitlementOracle(tolerance: Self.entitlementTolerance, lagBound: lag.maximumSeconds + 1).judge(
             periods: periods, apple: apple, ledger: rows, history: history, at: now)
         for index in verdict.violations.indices {
             verdict.violations[index].history = chainHistory(
@@ -74,6 +74,10 @@ extension Judge {
         }
         return (verdict, lag)
     }
+
+    /// How far the ledger's dates may differ from Apple's: dates travel as milliseconds, and a
+    /// simulated month lasts a second, so a second's tolerance would leave no month to check.
+    static let entitlementTolerance: TimeInterval = 0.01
 
     /// Renewals Apple made, and how many of their notifications the notification faults
     /// dropped.
