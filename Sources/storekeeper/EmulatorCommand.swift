@@ -22,8 +22,8 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Multiplies subscription periods, grace periods and billing retry (0.00011574 makes a 30-day \
-            month last 5 minutes); the emulator renews subscriptions on this clock.
+            Multiplies subscription periods, grace periods and billing retry: above 0, at most 1 \
+            (0.00011574 makes a 30-day month last 5 minutes); the emulator renews subscriptions on this clock.
             """)
     var subscriptionTimeScale: Double = 1
 
@@ -45,8 +45,8 @@ struct EmulatorCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard timeScale > 0, timeScale.isFinite else { throw ValidationError("--time-scale must be a positive number") }
-        guard subscriptionTimeScale > 0, subscriptionTimeScale.isFinite else {
-            throw ValidationError("--subscription-time-scale must be a positive number")
+        guard subscriptionTimeScale > 0, subscriptionTimeScale <= 1 else {
+            throw ValidationError("--subscription-time-scale must be above 0 and at most 1")
         }
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")

@@ -12,6 +12,8 @@ struct NumericOptionTests {
         (["demo", "--outage", "1e300"], "--outage"),
         (["demo", "--outage=-1"], "--outage"),
         (["emulator", "--time-scale", "inf"], "--time-scale"),
+        (["emulator", "--subscription-time-scale", "2"], "--subscription-time-scale"),
+        (["emulator", "--subscription-time-scale", "nan"], "--subscription-time-scale"),
         (["token", "--player", "alice", "--lifetime", "nan"], "--lifetime"),
         (["simulate", "--reconciler-interval", "inf"], "reconciler interval"),
         (["simulate", "--faults", "="], "unknown fault"),
