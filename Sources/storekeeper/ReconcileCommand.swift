@@ -55,7 +55,8 @@ struct ReconcileCommand: AsyncParsableCommand {
                 "read \(report.startDate) to \(report.endDate): \(report.fetched) notifications, "
                     + "\(report.processed) processed now, \(report.duplicates) already processed, "
                     + "\(report.rejected) rejected; \(report.subscriptionsChecked) lapsed subscriptions checked, "
-                    + "\(report.subscriptionsUpdated) updated, \(report.subscriptionFailures) failed")
+                    + "\(report.subscriptionsUpdated) updated, \(report.subscriptionFailures) failed, "
+                    + "\(report.subscriptionsPostponed) postponed")
         }
     }
 

@@ -4,15 +4,17 @@ import Foundation
 @testable import PurchaseServer
 
 extension ServerFixture {
-    /// A reconciler of this server, holding its lease as `holder`, that reads Apple's
-    /// notification history through `intercept` first: `intercept` sees each history
-    /// request and either answers it (a fault) or returns `nil` to pass it to the emulator.
+    /// A reconciler of this server, holding its lease as `holder`, that sends the requests
+    /// whose path contains `path` (by default Apple's notification history) through
+    /// `intercept` first: `intercept` either answers one (a fault) or returns `nil` to pass
+    /// it to the emulator.
     func reconciler(
         holder: String,
+        intercepting path: String = "/notifications/history",
         intercept: @escaping @Sendable (HTTPRequestData) async throws -> HTTPResponseData?
     ) async throws -> Reconciler {
         let transport = ClosureHTTPTransport { request in
-            if request.url.path.hasSuffix("/notifications/history"), let answer = try await intercept(request) {
+            if request.url.path.contains(path), let answer = try await intercept(request) {
                 return answer
             }
             return try await AsyncHTTPClientTransport().send(request)

@@ -84,6 +84,30 @@ struct SubscriptionLifecycleTests {
         #expect(try await reconciler.run(now: afterFirstPeriod).subscriptionsChecked == 0)
     }
 
+    @Test(
+        "a lapsed chain Apple does not answer for is postponed, so it cannot hold the reconciler's queue",
+        arguments: StoreKind.allCases)
+    func unansweredChainIsPostponed(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let paid = try await fixture.buy("alice", "vip.monthly")
+        _ = try #require(paid.transactionId)
+        let reconciler = try await fixture.reconciler(holder: "test", intercepting: "/subscriptions/") { _ in
+            HTTPResponseData(status: 500, body: Data(#"{"errorCode": 5000000, "errorMessage": "down"}"#.utf8))
+        }
+        let before = try await fixture.entitlement("alice", "vip")
+        let lapsed = Date(timeIntervalSince1970: Double(try #require(before.until)) / 1_000 + 60)
+        let report = try await reconciler.run(now: lapsed)
+        #expect(report.subscriptionsChecked == 1 && report.subscriptionFailures == 1)
+        #expect(report.subscriptionsPostponed == 1)
+        #expect(try await reconciler.run(now: lapsed).subscriptionsChecked == 0, "postponed for a minute")
+        let later = try await reconciler.run(now: lapsed.addingTimeInterval(61))
+        #expect(later.subscriptionsChecked == 1 && later.subscriptionsPostponed == 1)
+        #expect(
+            try await reconciler.run(now: lapsed.addingTimeInterval(61 + 61)).subscriptionsChecked == 0,
+            "then for two")
+    }
+
     @Test("billing retry with a grace period keeps the player entitled; recovery renews", arguments: StoreKind.allCases)
     func graceThenRecover(kind: StoreKind) async throws {
         let fixture = try await ServerFixture(kind)

@@ -28,9 +28,20 @@ public protocol EntitlementStore: Sendable {
     func transferEntitlement(originalTransactionId: String, to playerId: String, reason: String, actor: String?)
         async throws -> EntitlementTransferResult
 
-    /// Auto-renewable entitlements whose `until` is before `date` and whose state still
-    /// entitles, oldest `until` first (the reconciler's work list).
+    /// Auto-renewable entitlements whose `until` is before `date`, whose state still
+    /// entitles, and whose recheck is due by `date` (see
+    /// ``postponeSubscriptionCheck(originalTransactionId:now:)``), oldest `until` first (the
+    /// reconciler's work list).
     func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement]
+
+    /// Keeps a lapsed subscription the reconciler could not settle (Apple failed to
+    /// answer, or answered without changing it) off ``lapsedSubscriptions(before:limit:)``
+    /// for a while: a minute after the first such check, doubling with each one in a row,
+    /// at most a day; any change of the entitlement starts over. So a chain Apple never
+    /// answers for cannot hold the head of the list. When it may be checked again, or `nil`
+    /// for an unknown original transaction.
+    @discardableResult
+    func postponeSubscriptionCheck(originalTransactionId: String, now: Date) async throws -> Date?
 
     /// For each original transaction of `productIds` that backs no entitlement (delivered
     /// before the ledger kept entitlements), its latest purchase; after `cursor` (the last

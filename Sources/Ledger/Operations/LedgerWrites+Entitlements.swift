@@ -61,6 +61,31 @@ extension LedgerWrites {
         }
     }
 
+    /// The first wait of ``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)``,
+    /// and the longest.
+    static let firstRecheckDelay: TimeInterval = 60
+    static let longestRecheckDelay: TimeInterval = 86_400
+
+    /// Applies ``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)`` in
+    /// one database transaction.
+    static func postponeSubscriptionCheck(
+        originalTransactionId: String, now: Date, dialect: LedgerSQL.Dialect
+    ) -> LedgerOperation<Date?> {
+        LedgerOperation.statement(
+            LedgerSQL.recheckFailures(originalTransactionId: originalTransactionId, dialect: dialect)
+        ) { rows in
+            guard let row = rows.first else { return .done(nil) }
+            let failures = try row.integer("recheck_failures") ?? 0
+            // 60 s × 2^failures, at most a day (2^11 minutes passes it).
+            let delay = min(longestRecheckDelay, firstRecheckDelay * Double(1 << min(failures, 11)))
+            let next = now.addingTimeInterval(delay).ledgerNormalized
+            return LedgerOperation.execute(
+                LedgerSQL.scheduleRecheck(
+                    originalTransactionId: originalTransactionId, at: next, failures: failures + 1)
+            ).map { next }
+        }
+    }
+
     /// Applies ``EntitlementStore/updateEntitlement(_:)`` in one database transaction.
     static func updateEntitlement(
         _ update: EntitlementUpdate,

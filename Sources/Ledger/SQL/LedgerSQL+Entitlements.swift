@@ -37,12 +37,14 @@ extension LedgerSQL {
     }
 
     /// Writes every changeable field of the entitlement (holder, product, transaction,
-    /// state, end, renewal intent, signed date, change time); returns it.
+    /// state, end, renewal intent, signed date, change time) and clears its recheck
+    /// schedule; returns it.
     static func updateEntitlement(_ entitlement: Entitlement) -> LedgerStatement {
         LedgerStatement(
             """
             UPDATE entitlements SET player_id = ?, product_id = ?, transaction_id = ?, state = ?, ends_at = ?, \
-            auto_renew = ?, auto_renew_product_id = ?, apple_signed_at = ?, updated_at = ?
+            auto_renew = ?, auto_renew_product_id = ?, apple_signed_at = ?, updated_at = ?, \
+            recheck_at = NULL, recheck_failures = 0
             WHERE original_transaction_id = ?
             RETURNING \(entitlementColumns)
             """,
@@ -76,16 +78,37 @@ extension LedgerSQL {
         )
     }
 
-    /// Entitling entitlements of `productType` whose end is before `date`, oldest end first.
+    /// Entitling entitlements of `productType` whose end is before `date` and whose recheck
+    /// is due by then, oldest end first.
     static func lapsedEntitlements(productType: String, before date: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
             SELECT \(entitlementColumns) FROM entitlements
             WHERE state IN (\(entitlingStates)) AND ends_at IS NOT NULL AND ends_at < ? AND product_type = ?
+            AND (recheck_at IS NULL OR recheck_at <= ?)
             ORDER BY ends_at, original_transaction_id
             LIMIT ?
             """,
-            [.timestamp(date), .text(productType), .integer(Int64(max(limit, 0)))]
+            [.timestamp(date), .text(productType), .timestamp(date), .integer(Int64(max(limit, 0)))]
+        )
+    }
+
+    /// The entitlement's checks in a row that left it lapsed (`recheck_failures`), its row
+    /// locked on PostgreSQL.
+    static func recheckFailures(originalTransactionId: String, dialect: Dialect) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT recheck_failures FROM entitlements WHERE original_transaction_id = ?\(dialect == .postgres ? " FOR UPDATE" : "")
+            """,
+            [.text(originalTransactionId)]
+        )
+    }
+
+    /// Sets when the entitlement may next be rechecked, and its failures in a row.
+    static func scheduleRecheck(originalTransactionId: String, at date: Date, failures: Int64) -> LedgerStatement {
+        LedgerStatement(
+            "UPDATE entitlements SET recheck_at = ?, recheck_failures = ? WHERE original_transaction_id = ?",
+            [.timestamp(date), .integer(failures), .text(originalTransactionId)]
         )
     }
 

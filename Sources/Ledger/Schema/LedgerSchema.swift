@@ -16,11 +16,13 @@
 ///   ``consumptionConsent``.
 /// - `staff_accounts`, `staff_sessions`, `audit_log` (version 5, the support console):
 ///   see ``supportConsole``.
-/// - `entitlements` (version 6): see ``entitlements``.
+/// - `entitlements` (version 6): see ``entitlements``; its recheck columns (version 7): see
+///   ``subscriptionRechecks``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
+        subscriptionRechecks,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

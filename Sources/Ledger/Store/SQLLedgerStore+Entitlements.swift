@@ -36,6 +36,13 @@ extension SQLLedgerStore {
         return try await read(.rows(statement, Entitlement.init(row:)))
     }
 
+    @discardableResult
+    public func postponeSubscriptionCheck(originalTransactionId: String, now: Date) async throws -> Date? {
+        try await write(
+            LedgerWrites.postponeSubscriptionCheck(
+                originalTransactionId: originalTransactionId, now: now.ledgerNormalized, dialect: dialect))
+    }
+
     public func purchasesWithoutEntitlement(productIds: Set<String>, after cursor: Purchase?, limit: Int)
         async throws -> [Purchase]
     {

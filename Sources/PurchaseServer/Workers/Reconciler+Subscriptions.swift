@@ -14,7 +14,10 @@ extension Reconciler {
     /// may have been lost for good. For each customer, every latest transaction Apple lists
     /// that was never delivered is delivered (to the chain's holder), and the status and
     /// renewal info are applied (reason `reconciler`). A chain Apple fails to answer for is
-    /// counted in ``Report/subscriptionFailures`` and tried again next pass.
+    /// counted in ``Report/subscriptionFailures``; one still lapsed after its check (Apple
+    /// failed, or answered without settling it) is postponed
+    /// (``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)``), so it
+    /// cannot keep the chains behind it from being checked.
     func reconcileSubscriptions(now: Date, lease: inout Lease, report: inout Report) async throws {
         let lapsed = try await store.lapsedSubscriptions(before: now, limit: Self.subscriptionsPerPass)
         var seen: Set<String> = []
@@ -38,6 +41,12 @@ extension Reconciler {
                 report.subscriptionFailures += 1
             }
             seen.insert(entitlement.originalTransactionId)
+            if let after = try await store.entitlement(originalTransactionId: entitlement.originalTransactionId),
+                after.state.entitles, let until = after.until, until < now
+            {
+                try await store.postponeSubscriptionCheck(originalTransactionId: after.originalTransactionId, now: now)
+                report.subscriptionsPostponed += 1
+            }
             lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
             guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
         }

@@ -62,8 +62,11 @@ public struct Reconciler: Sendable {
         public var subscriptionsChecked = 0
         /// Entitlements that check changed (a lost renewal delivered, a state brought in line).
         public var subscriptionsUpdated = 0
-        /// Checks Apple did not answer, or answered with data that did not verify (tried next pass).
+        /// Checks Apple did not answer, or answered with data that did not verify.
         public var subscriptionFailures = 0
+        /// Checked subscriptions still lapsed afterwards, postponed (a minute, doubling with
+        /// each check in a row, at most a day).
+        public var subscriptionsPostponed = 0
     }
 
     /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
