@@ -182,6 +182,10 @@ struct SubscriptionLifecycleTests {
         #expect(upgrade.transaction?.productId == "vip.premium")
         #expect(upgrade.renewal?.productId == "vip.premium" && upgrade.renewal?.autoRenewProductId == "vip.premium")
         #expect(upgrade.status == .active)
+        #expect(upgrade.transaction?.transactionReason == .purchase, "the customer bought the upgrade")
+        let oldInfo = try await probe.verifier.verifyTransaction(
+            try #require(try await emulator.transactionInfo(id, environment: .sandbox).signedTransactionInfo))
+        #expect(oldInfo.isUpgraded == true && oldInfo.revocationDate != nil)
         let old = try #require(await emulator.ledger().first { $0.transactionId == id })
         let share = try #require(old.revocationPercentage)
         #expect(old.isRefunded && share > 99_000 && share <= 100_000, "nearly all the period was unused")

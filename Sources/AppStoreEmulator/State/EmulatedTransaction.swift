@@ -58,8 +58,11 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
     /// The first purchase of its subscription chain, in milliseconds since 1970; `nil` for
     /// a chain's first transaction (its own purchase date).
     public var originalPurchaseDate: Int64? = nil
-    /// `RENEWAL` for a renewal; `nil` (a purchase) otherwise.
+    /// `RENEWAL` for a renewal; `nil` (a purchase, an upgrade among them) otherwise.
     public var transactionReason: TransactionReason? = nil
+    /// `true` for a subscription period the customer upgraded away from (Apple's
+    /// `isUpgraded`); `nil` otherwise, and in a journal written before upgrades set it.
+    public var isUpgraded: Bool? = nil
     /// The subscription group of an auto-renewable subscription; `nil` in a journal written
     /// before catalogs named groups (the emulator's one group).
     public var groupIdentifier: String? = nil
@@ -94,6 +97,7 @@ public struct EmulatedTransaction: Codable, Hashable, Sendable {
             signedDate: Int64(now.timeIntervalSince1970 * 1000),
             revocationReason: isRevoked ? revocationReason : nil,
             revocationDate: isRevoked ? revocationDate : nil,
+            isUpgraded: isUpgraded == true ? true : nil,
             environment: environment,
             storefront: "USA",
             storefrontId: "143441",

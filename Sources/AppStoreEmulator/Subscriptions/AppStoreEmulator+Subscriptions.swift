@@ -184,8 +184,9 @@ extension AppStoreEmulator {
     ///
     /// An upgrade (a lower level number) or a crossgrade (the same level) takes effect now:
     /// a new transaction of the new product in the same chain (subtype UPGRADE, also for a
-    /// crossgrade, which Apple handles as one), and the old transaction is refunded for
-    /// its unused time (`REFUND_PRORATED`). A downgrade (a higher level number) changes
+    /// crossgrade, which Apple handles as one; `transactionReason` `PURCHASE`), and the old
+    /// transaction is refunded for its unused time (`REFUND_PRORATED`) and marked
+    /// `isUpgraded`. A downgrade (a higher level number) changes
     /// only `autoRenewProductId` and takes effect at the next renewal (subtype DOWNGRADE).
     /// Choosing the current product again cancels a pending downgrade (no subtype).
     ///
@@ -233,8 +234,12 @@ extension AppStoreEmulator {
             try await commitSending(latest, chain, .didChangeRenewalPref, subtype: .downgrade)
             return latest
         }
-        let old = Self.proratedRefund(of: latest, at: now)
-        let upgraded = try nextTransaction(of: chain, latest: latest, product: target, purchaseDate: now)
+        var old = Self.proratedRefund(of: latest, at: now)
+        old.isUpgraded = true
+        old.modifiedDate = now
+        var upgraded = try nextTransaction(of: chain, latest: latest, product: target, purchaseDate: now)
+        // The customer bought it; Apple's reason is PURCHASE, not RENEWAL.
+        upgraded.transactionReason = nil
         chain.advance(to: upgraded)
         chain.autoRenewProductId = target.productId
         try commit([.transaction(old)])
