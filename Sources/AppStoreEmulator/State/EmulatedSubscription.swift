@@ -64,8 +64,10 @@ public struct EmulatedSubscription: Codable, Hashable, Sendable {
 
     /// Apple's status of the chain at `now` (milliseconds since 1970), given its latest
     /// transaction: revoked (5) once that is refunded or revoked, expired (2) once Apple
-    /// expired it or its period ended without a renewal decision, grace period (4) until
-    /// the grace period ends, billing retry (3) after a failed renewal, active (1).
+    /// expired it or its period ended with renewal off, grace period (4) until the grace
+    /// period ends, billing retry (3) after a failed renewal, active (1) otherwise: also
+    /// when the period ended with renewal on and the renewal clock has not decided yet
+    /// (Apple renews at the boundary, so no status of Apple's reads expired there).
     func status(latest: EmulatedTransaction, at now: Int64) -> SubscriptionStatus {
         if latest.isRevoked { return .revoked }
         if ended { return .expired }
@@ -75,18 +77,25 @@ public struct EmulatedSubscription: Codable, Hashable, Sendable {
         case .billingRetry:
             return .billingRetry
         case .ok:
-            if let expiresDate = latest.expiresDate, expiresDate <= now { return .expired }
-            return .active
+            return periodEnded(latest, at: now) && !autoRenewEnabled ? .expired : .active
         }
     }
 
-    /// The renewal information Apple would sign at `now`.
+    /// Whether the latest transaction's period is over at `now`.
+    private func periodEnded(_ latest: EmulatedTransaction, at now: Int64) -> Bool {
+        latest.expiresDate.map { $0 <= now } ?? false
+    }
+
+    /// The renewal information Apple would sign at `now`; a period over with renewal off
+    /// says why (voluntary) before the renewal clock's EXPIRED records it.
     func renewalInfo(
         latest: EmulatedTransaction, renewalPrice: Int64, signedAt now: Date
     ) -> JWSRenewalInfoDecodedPayload {
         let inRetry = !ended && billing != .ok
+        let lapsedUnrenewed =
+            billing == .ok && !autoRenewEnabled && periodEnded(latest, at: Int64(now.timeIntervalSince1970 * 1000))
         return JWSRenewalInfoDecodedPayload(
-            expirationIntent: expirationIntent,
+            expirationIntent: expirationIntent ?? (lapsedUnrenewed ? .customerCancelled : nil),
             originalTransactionId: originalTransactionId,
             autoRenewProductId: autoRenewProductId,
             productId: productId,
