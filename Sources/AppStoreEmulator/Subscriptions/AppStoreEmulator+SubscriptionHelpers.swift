@@ -148,13 +148,14 @@ extension AppStoreEmulator {
         }
     }
 
-    /// Journals `transaction` and `chain` with Apple's notification about them, and sends it.
+    /// Journals `transaction` and `chain` with Apple's notification about them, after
+    /// `earlier` in the same commit (a restart finds all or none of them), and sends it.
     func commitSending(
         _ transaction: EmulatedTransaction, _ chain: EmulatedSubscription, _ type: NotificationType,
-        subtype: NotificationSubtype? = nil
+        subtype: NotificationSubtype? = nil, after earlier: [EmulatorRecord] = []
     ) async throws {
         let notification = try makeNotification(type, subtype: subtype, transaction: transaction, subscription: chain)
-        try commit([.transaction(transaction), .subscription(chain), .notification(notification)])
+        try commit(earlier + [.transaction(transaction), .subscription(chain), .notification(notification)])
         await send(notification)
     }
 

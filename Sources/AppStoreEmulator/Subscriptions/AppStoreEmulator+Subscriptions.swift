@@ -242,8 +242,7 @@ extension AppStoreEmulator {
         upgraded.transactionReason = nil
         chain.advance(to: upgraded)
         chain.autoRenewProductId = target.productId
-        try commit([.transaction(old)])
-        try await commitSending(upgraded, chain, .didChangeRenewalPref, subtype: .upgrade)
+        try await commitSending(upgraded, chain, .didChangeRenewalPref, subtype: .upgrade, after: [.transaction(old)])
         return upgraded
     }
 
