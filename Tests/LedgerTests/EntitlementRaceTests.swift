@@ -133,6 +133,51 @@ struct EntitlementRaceTests {
         }
     }
 
+    @Test(
+        "two players' first deliveries of one chain, each bound with no holder: one gets it, the other is refused whole",
+        arguments: StoreKind.allCases)
+    func concurrentFirstDeliveriesBoundToNobody(kind: StoreKind) async throws {
+        try await withInterleavedStores(kind, at: .entitlementRead(originalTransactionId: "9300")) {
+            paused, intruder, interleaving in
+            // PostgreSQL: the paused delivery found no row to lock; bob's commits meanwhile.
+            // SQLite: bob's waits for the paused one's writer lock, then finds alice's row.
+            var alice = F.renewal("9300", period: 0, player: "alice")
+            alice.boundByHolder = .nobody
+            let bob = {
+                var delivery = F.renewal("9300", period: 1, player: "bob")
+                delivery.boundByHolder = .nobody
+                return delivery
+            }()
+            let bobsResult = ResultBox()
+            interleaving.intrude {
+                do {
+                    _ = try await intruder.deliver(bob)
+                    await bobsResult.set("delivered")
+                } catch LedgerError.chainHolderChanged {
+                    await bobsResult.set("holder changed")
+                }
+            }
+            var alicesResult = "delivered"
+            do { _ = try await paused.deliver(alice) } catch LedgerError.chainHolderChanged {
+                alicesResult = "holder changed"
+            }
+            try await interleaving.intruderResult()
+            let results = [alicesResult, await bobsResult.value]
+            #expect(results.sorted() == ["delivered", "holder changed"], "\(results)")
+            let holder = try #require(try await paused.entitlement(originalTransactionId: "9300")).playerId
+            let winner = alicesResult == "delivered" ? "alice" : "bob"
+            #expect(holder == winner, "the chain is the delivered player's")
+            let loser = winner == "alice" ? "9300-1" : "9300"
+            #expect(try await paused.purchase(transactionId: loser) == nil, "the refused delivery wrote nothing")
+        }
+    }
+
+    /// One result an intruder reports.
+    actor ResultBox {
+        var value = ""
+        func set(_ result: String) { value = result }
+    }
+
     /// Waits for the intruder, checks that it waited for the paused transaction and that the
     /// entitlement changed once after its insert, ending in `state`.
     static func expectOneChange(

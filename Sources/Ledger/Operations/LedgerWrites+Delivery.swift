@@ -37,7 +37,7 @@ extension LedgerWrites {
                                 guard let entitlement = delivery.entitlement else { return .done(purchase) }
                                 return grantEntitlement(
                                     entitlement, of: purchase, reason: entitlement.reason ?? delivery.source.rawValue,
-                                    dialect: dialect, at: now
+                                    expectedHolder: delivery.boundByHolder, dialect: dialect, at: now
                                 )
                                 .map { purchase }
                             }
@@ -68,7 +68,9 @@ extension LedgerWrites {
     /// Reads the chain's entitlement under its lock and throws
     /// ``LedgerError/chainHolderChanged(originalTransactionId:)`` (rolling the delivery back)
     /// when its holder is not the one the delivery was bound by: a transfer committed
-    /// between the deliverer's read and this transaction.
+    /// between the deliverer's read and this transaction. (A chain bound with no holder has
+    /// no row to lock: ``grantEntitlement(_:of:reason:expectedHolder:dialect:at:)`` checks
+    /// again what a concurrent first insert committed.)
     private static func checkHolder(of delivery: Delivery, dialect: LedgerSQL.Dialect) -> LedgerOperation<Void> {
         guard let expected = delivery.boundByHolder else { return .done(()) }
         let originalTransactionId = delivery.originalTransactionId
@@ -76,12 +78,7 @@ extension LedgerWrites {
             LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
             Entitlement.init(row:)
         )
-        .map { entitlement in
-            let holder: ChainHolder = entitlement.map { .player($0.playerId) } ?? .nobody
-            guard holder == expected else {
-                throw LedgerError.chainHolderChanged(originalTransactionId: originalTransactionId)
-            }
-        }
+        .map { entitlement in try check(entitlement, isHeldBy: expected, originalTransactionId) }
     }
 
     /// Marks the delivery's order (if any) fulfilled by this purchase. Throws when the order

@@ -6,16 +6,20 @@ extension LedgerWrites {
     /// transaction, inside the delivery's database transaction: inserts it for the
     /// purchase's player when absent; otherwise updates product, transaction, state, end and
     /// renewal intent if the grant's data is not older than the recorded data and changes
-    /// something (the holder stays).
+    /// something (the holder stays). With `expectedHolder`, throws
+    /// ``LedgerError/chainHolderChanged(originalTransactionId:)`` when the entitlement it
+    /// finds (or that another transaction inserted meanwhile) is not that holder's.
     static func grantEntitlement(
         _ grant: EntitlementGrant,
         of purchase: Purchase,
         reason: String,
+        expectedHolder: ChainHolder?,
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<Void> {
         let originalTransactionId = purchase.originalTransactionId
         return lockedEntitlement(originalTransactionId, dialect: dialect).then { existing in
+            try check(existing, isHeldBy: expectedHolder, originalTransactionId)
             if let existing {
                 return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
             }
@@ -36,9 +40,22 @@ extension LedgerWrites {
                     guard let existing else {
                         throw LedgerError.corruptRow("entitlement \(originalTransactionId) conflicted but is missing")
                     }
+                    try check(existing, isHeldBy: expectedHolder, originalTransactionId)
                     return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
                 }
             }
+        }
+    }
+
+    /// Throws ``LedgerError/chainHolderChanged(originalTransactionId:)`` unless `entitlement`
+    /// (`nil`: none) is held as `expected` says; checks nothing without an expectation.
+    static func check(_ entitlement: Entitlement?, isHeldBy expected: ChainHolder?, _ originalTransactionId: String)
+        throws
+    {
+        guard let expected else { return }
+        let holder: ChainHolder = entitlement.map { .player($0.playerId) } ?? .nobody
+        guard holder == expected else {
+            throw LedgerError.chainHolderChanged(originalTransactionId: originalTransactionId)
         }
     }
 
