@@ -36,4 +36,41 @@ struct EntitlementBackfillTests {
         #expect(reply.results.map(\.status) == ["already_owned"])
         #expect(reply.entitlements.map(\.entitlementId) == ["levelpack1"])
     }
+
+    @Test(
+        "old season passes stack on each other, never on a pass delivered after the upgrade",
+        arguments: StoreKind.allCases)
+    func seasonPassesBoughtBeforeAndAfter(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let day: TimeInterval = 86_400
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let period = try #require(try await fixture.server.configuration.catalog.product("seasonpass")?.periodDays)
+        for (id, days) in [("8100", 0.0), ("8101", 10.0)] {
+            _ = try await fixture.store.deliver(
+                Delivery(
+                    transactionId: id, originalTransactionId: id, playerId: "alice", productId: "seasonpass",
+                    environment: .sandbox, source: .clientSignedTransaction, grants: [:],
+                    purchaseDate: start.addingTimeInterval(days * day)))
+        }
+        // Bought after the upgrade: delivered with its entitlement, much later.
+        let recent = start.addingTimeInterval(1_000 * day)
+        _ = try await fixture.store.deliver(
+            Delivery(
+                transactionId: "8200", originalTransactionId: "8200", playerId: "alice", productId: "seasonpass",
+                environment: .sandbox, source: .clientSignedTransaction, grants: [:], purchaseDate: recent,
+                entitlement: EntitlementGrant(
+                    entitlementId: "seasonpass", productType: ProductType.nonRenewing.rawValue, state: .active,
+                    since: recent, until: nil, stackSeconds: Int64(period) * 86_400, ownership: "PURCHASED",
+                    appleSignedAt: recent)))
+
+        #expect(try await fixture.server.backfillEntitlements() == 2)
+        let ends = try await fixture.store.entitlements(playerId: "alice").reduce(into: [String: Date]()) {
+            $0[$1.originalTransactionId] = $1.until
+        }
+        let length = Double(period) * day
+        #expect(ends["8100"] == start.addingTimeInterval(length))
+        #expect(ends["8101"] == start.addingTimeInterval(2 * length), "the second old pass starts when the first ends")
+        #expect(ends["8200"] == recent.addingTimeInterval(length), "the recent pass is untouched")
+    }
 }
