@@ -34,10 +34,10 @@ import Testing
 
     private func change(
         _ chain: String, player: String = "ann", state: EntitlementState = .active, untilDays: Double?,
-        atDays: TimeInterval = 0
+        atDays: TimeInterval = 0, transaction: String? = nil
     ) -> EntitlementChange {
         EntitlementChange(
-            playerId: player, originalTransactionId: chain, state: state,
+            playerId: player, originalTransactionId: chain, transactionId: transaction, state: state,
             until: untilDays.map { now.addingTimeInterval($0 * day) }, at: now.addingTimeInterval(atDays * day))
     }
 
@@ -214,6 +214,27 @@ import Testing
         #expect(lenient.holds, "\(lenient.violations)")
         #expect(lenient.periodsEntitledAfterTheirEnd == 1 && lenient.periodsEntitledInTime == 1)
         #expect(judge(lagDays: 0.25).violations.map(\.kind) == [.periodNotEntitled, .periodNotEntitled])
+    }
+
+    @Test func aShortPeriodOnceRecordedMustStayEntitledToItsEnd() {
+        // A one-day period (shorter than the two-day lag bound) the ledger recorded on time
+        // and then let lapse before its end; one it learnt of only after its end is counted.
+        let periods = [
+            period("r1", chain: "rec", start: -5, days: 1), period("r2", chain: "rec", start: -4, days: 1),
+            period("r3", chain: "rec", start: -3, days: 1),
+        ]
+        let history = [
+            change("rec", untilDays: -4, atDays: -4.9, transaction: "r1"),
+            change("rec", untilDays: -3, atDays: -3.9, transaction: "r2"),
+            change("rec", state: .expired, untilDays: -3, atDays: -3.5, transaction: "r2"),
+            change("rec", untilDays: -2, atDays: -1.5, transaction: "r3"),
+        ]
+        let verdict = EntitlementOracle(lagBound: 2 * day).judge(
+            periods: periods, apple: [apple("rec", "expired", entitles: false, untilDays: nil)],
+            ledger: [row("rec", state: .active, untilDays: -2)], history: history, at: now)
+        #expect(verdict.violations.map(\.kind) == [.periodNotEntitled])
+        #expect(verdict.violations.first?.detail.contains("period r2") == true)
+        #expect(verdict.periodsEntitledInTime == 1 && verdict.periodsEntitledAfterTheirEnd == 1)
     }
 
     @Test func theLagIsTheTimeToTheFirstLedgerChangeThatReflectsApple() {

@@ -66,8 +66,10 @@ public struct EmulatedSubscription: Codable, Hashable, Sendable {
     /// transaction: revoked (5) once that is refunded or revoked, expired (2) once Apple
     /// expired it or its period ended with renewal off, grace period (4) until the grace
     /// period ends, billing retry (3) after a failed renewal, active (1) otherwise: also
-    /// when the period ended with renewal on and the renewal clock has not decided yet
-    /// (Apple renews at the boundary, so no status of Apple's reads expired there).
+    /// when the period of a purchaser's chain ended with renewal on and the renewal clock
+    /// has not decided yet (Apple renews at the boundary, so no status of Apple's reads
+    /// expired there). A family member's copy past its period reads expired: it renews only
+    /// when the purchaser's chain does.
     func status(latest: EmulatedTransaction, at now: Int64) -> SubscriptionStatus {
         if latest.isRevoked { return .revoked }
         if ended { return .expired }
@@ -77,7 +79,8 @@ public struct EmulatedSubscription: Codable, Hashable, Sendable {
         case .billingRetry:
             return .billingRetry
         case .ok:
-            return periodEnded(latest, at: now) && !autoRenewEnabled ? .expired : .active
+            // A family member's copy renews only with the purchaser's chain, never by the clock.
+            return periodEnded(latest, at: now) && (!autoRenewEnabled || familySharedFrom != nil) ? .expired : .active
         }
     }
 

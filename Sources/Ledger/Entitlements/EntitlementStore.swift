@@ -18,8 +18,9 @@ public protocol EntitlementStore: Sendable {
     func entitlement(originalTransactionId: String) async throws -> Entitlement?
 
     /// Applies `update` when its ``EntitlementUpdate/appleSignedAt`` is not older than the
-    /// recorded data and it changes something; ``EntitlementChangeResult/unchanged(_:)``
-    /// (nothing written) otherwise.
+    /// recorded data, it is not about a transaction bought before the one backing the
+    /// entitlement (both delivered), and it changes something;
+    /// ``EntitlementChangeResult/unchanged(_:)`` (nothing written) otherwise.
     func updateEntitlement(_ update: EntitlementUpdate) async throws -> EntitlementChangeResult
 
     /// Makes `playerId` the holder, with an audited ``HistoryEventType/entitlementTransferred``

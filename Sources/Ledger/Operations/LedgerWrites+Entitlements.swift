@@ -112,16 +112,48 @@ extension LedgerWrites {
         lockedEntitlement(update.originalTransactionId, dialect: dialect).then { existing in
             guard let existing else { return .done(.unknown) }
             guard update.appleSignedAt >= existing.appleSignedAt else { return .done(.unchanged(existing)) }
-            var changed = existing
-            changed.transactionId = update.transactionId ?? existing.transactionId
-            changed.productId = update.productId ?? existing.productId
-            changed.state = update.state
-            if update.setsUntil { changed.until = update.until }
-            changed.autoRenew = update.autoRenew ?? existing.autoRenew
-            changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
-            return write(changed, over: existing, signedAt: update.appleSignedAt, reason: update.reason, at: now)
-                .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
+            return isAboutAnEarlierPeriod(update, than: existing).then { earlier in
+                earlier ? .done(.unchanged(existing)) : apply(update, to: existing, at: now)
+            }
         }
+    }
+
+    /// Whether `update` is about a transaction the ledger knows as bought before the one
+    /// backing `existing`: Apple's notification then predates that period (a subscription's
+    /// notification carries the chain's latest transaction), however it compares by signed
+    /// date with the data behind `existing`. A billing recovery in grace starts its period
+    /// at the failed one's end, so a device's report of it is dated before the failure
+    /// notification Apple signed meanwhile; without this, a late failure notification
+    /// took back the recovered period.
+    private static func isAboutAnEarlierPeriod(_ update: EntitlementUpdate, than existing: Entitlement)
+        -> LedgerOperation<Bool>
+    {
+        guard let transactionId = update.transactionId, transactionId != existing.transactionId else {
+            return .done(false)
+        }
+        return LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)).then {
+            about in
+            LedgerOperation.first(LedgerSQL.purchase(transactionId: existing.transactionId), Purchase.init(row:)).map {
+                backing in
+                guard let about, let backing else { return false }
+                return backing.purchaseDate > about.purchaseDate
+            }
+        }
+    }
+
+    /// Applies `update` to `existing` (see ``updateEntitlement(_:dialect:at:)``).
+    private static func apply(_ update: EntitlementUpdate, to existing: Entitlement, at now: Date)
+        -> LedgerOperation<EntitlementChangeResult>
+    {
+        var changed = existing
+        changed.transactionId = update.transactionId ?? existing.transactionId
+        changed.productId = update.productId ?? existing.productId
+        changed.state = update.state
+        if update.setsUntil { changed.until = update.until }
+        changed.autoRenew = update.autoRenew ?? existing.autoRenew
+        changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
+        return write(changed, over: existing, signedAt: update.appleSignedAt, reason: update.reason, at: now)
+            .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
     }
 
     /// Applies ``EntitlementStore/transferEntitlement(originalTransactionId:to:reason:actor:)``

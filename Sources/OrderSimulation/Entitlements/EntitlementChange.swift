@@ -11,6 +11,8 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
     public var originalTransactionId: String
     /// The product backing the entitlement after the change.
     public var productId: String?
+    /// The transaction backing the entitlement after the change.
+    public var transactionId: String?
     /// The state after the change.
     public var state: EntitlementState
     /// The end after the change; `nil` when permanent.
@@ -20,12 +22,13 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
 
     /// Creates a change.
     public init(
-        playerId: String, originalTransactionId: String, productId: String? = nil, state: EntitlementState,
-        until: Date?, at: Date
+        playerId: String, originalTransactionId: String, productId: String? = nil, transactionId: String? = nil,
+        state: EntitlementState, until: Date?, at: Date
     ) {
         self.playerId = playerId
         self.originalTransactionId = originalTransactionId
         self.productId = productId
+        self.transactionId = transactionId
         self.state = state
         self.until = until
         self.at = at
@@ -46,6 +49,6 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
         }
         self.init(
             playerId: playerId, originalTransactionId: originalTransactionId, productId: event.detail["productId"],
-            state: state, until: until, at: event.createdAt)
+            transactionId: event.transactionId, state: state, until: until, at: event.createdAt)
     }
 }

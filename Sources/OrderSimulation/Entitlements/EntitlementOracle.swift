@@ -7,10 +7,12 @@ import Ledger
 /// - every chain Apple entitles at the end is held, and entitling, by the player who must
 ///   hold it (the buyer, or the family member it was shared with);
 /// - every paid period that still stands was entitled to its holder, by the ledger's
-///   history replayed in time order, without a gap from no later than its start plus
-///   ``lagBound`` to its end (less ``tolerance``; a period Apple gives no end, until now).
-///   A period no longer than ``lagBound`` may end before a lost notification is recovered:
-///   it is counted in ``EntitlementVerdict/periodsEntitledAfterTheirEnd``;
+///   history replayed in time order, without a gap from the ledger's first change backed
+///   by the period's own transaction (or, without one, from the stretch that reaches the
+///   period's end) to its end (less ``tolerance``; a period Apple gives no end, until
+///   now), that start no later than the period's start plus ``lagBound``. A period no
+///   longer than ``lagBound`` the ledger learnt of only after its end (a lost notification
+///   recovered later) is counted in ``EntitlementVerdict/periodsEntitledAfterTheirEnd``;
 /// - every entitlement the ledger calls entitling at the end is backed by a chain Apple
 ///   entitles too, and ends no later than Apple's expiry plus grace period.
 public struct EntitlementOracle: Sendable {
@@ -91,7 +93,8 @@ public struct EntitlementOracle: Sendable {
                         detail: "Apple says \(apple.status), the ledger has no entitlement"))
             }
         }
-        let intervals = Self.entitledIntervals(changes.filter { holders.contains($0.playerId) })
+        let own = changes.filter { holders.contains($0.playerId) }
+        let intervals = Self.entitledIntervals(own)
         var lags: [TimeInterval] = []
         var entitledAfterTheirEnd = 0
         for period in periods.sorted(by: { $0.purchaseDate < $1.purchaseDate }) where period.standing {
@@ -106,7 +109,22 @@ public struct EntitlementOracle: Sendable {
                 "\(period.productId) period \(period.transactionId) "
                 + "[\(start.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-"))"
             let players = holders.joined(separator: " or ")
-            guard let entitledFrom = Self.finalStretch(in: intervals, from: start, to: end) else {
+            // From the ledger's first change backed by the period's own transaction, its
+            // holder must stay entitled to its end; before that, a lag.
+            let arrival = own.filter { $0.transactionId == period.transactionId }.map(\.at).min()
+            let entitledFrom: Date
+            if let arrival, arrival < end {
+                entitledFrom = max(start, arrival)
+                if let gap = Self.firstGap(in: intervals, from: entitledFrom, to: end) {
+                    violations.append(
+                        EntitlementViolation(
+                            kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
+                            detail: "\(name) recorded for \(players) at \(arrival.ms), then not entitled at \(gap.ms)"))
+                    continue
+                }
+            } else if let stretch = Self.finalStretch(in: intervals, from: start, to: end) {
+                entitledFrom = stretch
+            } else {
                 if end.timeIntervalSince(start) <= lagBound {
                     entitledAfterTheirEnd += 1
                 } else {

@@ -1,0 +1,37 @@
+import Foundation
+import Ledger
+import LedgerTestSupport
+import Testing
+
+extension EntitlementTests {
+    @Test(
+        "an update about an earlier period than the one backing the entitlement changes nothing, however late it is signed",
+        arguments: StoreKind.allCases)
+    func updateAboutAnEarlierPeriod(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.deliver(F.renewal("7000", period: 0))
+            // The recovered period, reported by the device: dated by its purchase, the
+            // failed period's end.
+            _ = try await store.deliver(F.renewal("7000", period: 1))
+            // Apple's billing failure about period 0, signed before the recovery but
+            // after the recovered period's start, arrives now.
+            let late = EntitlementUpdate(
+                originalTransactionId: "7000", transactionId: "7000", state: .gracePeriod,
+                until: F.at(days: 30.5), setsUntil: true, appleSignedAt: F.at(days: 30.1),
+                reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
+            guard case .unchanged(let kept) = try await store.updateEntitlement(late) else {
+                Issue.record("an update about period 0 must not change the entitlement period 1 backs")
+                return
+            }
+            #expect(kept.transactionId == "7000-1" && kept.state == .active)
+            // About the period backing it, it applies.
+            var current = late
+            current.transactionId = "7000-1"
+            guard case .changed(let changed) = try await store.updateEntitlement(current) else {
+                Issue.record("an update about the backing period must apply")
+                return
+            }
+            #expect(changed.state == .gracePeriod)
+        }
+    }
+}
