@@ -7,7 +7,8 @@ import Testing
 /// A restart on the same data directory keeps everything.
 struct EmulatorPersistenceTests {
     @Test func restartKeepsStateRootsAndKey() async throws {
-        let first = try await EmulatorFixture()
+        // A receipt chain of its own: the emulator generates and writes it, the restart reads it.
+        let first = try await EmulatorFixture(ownReceiptChain: true)
         defer { first.remove() }
         let bought = try await first.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "levelpack1"))
         let coins = try await first.emulator.purchase(deviceId: "p", PurchaseRequest(productId: "coins100"))

@@ -37,6 +37,9 @@ extension EntitlementTests {
                 try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)
                     == now.addingTimeInterval(60))
             #expect(try await store.postponeSubscriptionCheck(originalTransactionId: "nothing", now: now) == nil)
+            #expect(
+                try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: F.at(days: 40)) == nil,
+                "not lapsed then (its grace runs to day 46): nothing postponed")
         }
     }
 }

@@ -1,5 +1,9 @@
 #if canImport(Glibc)
     import Glibc
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#elseif canImport(Darwin)
+    import Darwin
+    private let streamSocket = SOCK_STREAM
 #endif
 
 /// Ports for the `storekeeper` servers the tests start.
@@ -17,7 +21,7 @@ enum LoopbackPort {
 
     /// Whether a socket can bind `port` on 127.0.0.1 at this moment.
     private static func canBind(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = sockaddr_in()

@@ -40,7 +40,8 @@ public protocol EntitlementStore: Sendable {
     /// for a while: a minute after the first such check, doubling with each one in a row,
     /// at most a day; any change of the entitlement starts over. So a chain Apple never
     /// answers for cannot hold the head of the list. When it may be checked again, or `nil`
-    /// for an unknown original transaction.
+    /// (nothing written) for an unknown original transaction or one no longer lapsed at
+    /// `now` (a renewal committed since the reconciler looked).
     @discardableResult
     func postponeSubscriptionCheck(originalTransactionId: String, now: Date) async throws -> Date?
 

@@ -96,10 +96,11 @@ extension LedgerWrites {
             // 60 s × 2^failures, at most a day (2^11 minutes passes it).
             let delay = min(longestRecheckDelay, firstRecheckDelay * Double(1 << min(failures, 11)))
             let next = now.addingTimeInterval(delay).ledgerNormalized
-            return LedgerOperation.execute(
+            return LedgerOperation.first(
                 LedgerSQL.scheduleRecheck(
-                    originalTransactionId: originalTransactionId, at: next, failures: failures + 1)
-            ).map { next }
+                    originalTransactionId: originalTransactionId, at: next, failures: failures + 1, now: now)
+            ) { row in try row.timestamp("recheck_at") }
+            .map { scheduled in scheduled.flatMap { $0 } }
         }
     }
 

@@ -104,11 +104,18 @@ extension LedgerSQL {
         )
     }
 
-    /// Sets when the entitlement may next be rechecked, and its failures in a row.
-    static func scheduleRecheck(originalTransactionId: String, at date: Date, failures: Int64) -> LedgerStatement {
+    /// Sets when the entitlement may next be rechecked, and its failures in a row, if it is
+    /// still lapsed at `now` (a renewal committed since the reconciler looked is left alone).
+    static func scheduleRecheck(originalTransactionId: String, at date: Date, failures: Int64, now: Date)
+        -> LedgerStatement
+    {
         LedgerStatement(
-            "UPDATE entitlements SET recheck_at = ?, recheck_failures = ? WHERE original_transaction_id = ?",
-            [.timestamp(date), .integer(failures), .text(originalTransactionId)]
+            """
+            UPDATE entitlements SET recheck_at = ?, recheck_failures = ?
+            WHERE original_transaction_id = ? AND state IN (\(entitlingStates)) AND ends_at IS NOT NULL AND ends_at < ?
+            RETURNING recheck_at
+            """,
+            [.timestamp(date), .integer(failures), .text(originalTransactionId), .timestamp(now)]
         )
     }
 
