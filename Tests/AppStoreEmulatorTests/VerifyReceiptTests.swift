@@ -130,4 +130,28 @@ struct VerifyReceiptTests {
             #expect(await fixture.emulator.injectedFaults == ["verifyReceipt": 11])
         }
     }
+
+    @Test func subscriptionsComeWithTheirPendingRenewalInfo() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        let emulator = fixture.emulator
+        let vip = try await emulator.purchase(deviceId: "ann", PurchaseRequest(productId: "vip.monthly"))
+        let id = try #require(vip.transactionId)
+        _ = try await emulator.purchase(deviceId: "ann", PurchaseRequest(productId: "levelpack1"))
+        let receipt = try await emulator.receipt(deviceId: "ann")
+
+        let renewing = await emulator.verifyReceipt(request(receipt), at: .sandbox)
+        #expect(renewing.status == .valid)
+        let pending = try #require(renewing.pendingRenewalInfo)
+        #expect(pending.count == 1, "one element per subscription, none for the level pack")
+        #expect(pending.first?.originalTransactionId == id && pending.first?.productId == "vip.monthly")
+        #expect(pending.first?.autoRenewProductId == "vip.monthly")
+        #expect(
+            pending.first?.autoRenewStatus == StringNumber(1)
+                && pending.first?.isInBillingRetryPeriod == StringNumber(0))
+
+        try await emulator.setAutoRenew(deviceId: "ann", originalTransactionId: id, enabled: false)
+        let cancelled = await emulator.verifyReceipt(request(receipt), at: .sandbox)
+        #expect(cancelled.pendingRenewalInfo?.first?.autoRenewStatus == StringNumber(0))
+    }
 }

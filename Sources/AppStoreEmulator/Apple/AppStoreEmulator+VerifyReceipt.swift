@@ -9,7 +9,8 @@ extension AppStoreEmulator {
     /// Statuses: 21000 unreadable JSON; 21002 missing or malformed receipt data; 21003 a
     /// receipt that does not verify; 21004 a wrong shared secret (when one is configured
     /// and the request gives one); 21007 a sandbox receipt sent to production; 21008 the
-    /// reverse; 0 with the receipt's contents otherwise.
+    /// reverse; 0 with the receipt's contents otherwise, and for subscriptions
+    /// `latest_receipt_info` and `pending_renewal_info`.
     public func verifyReceipt(_ body: Data, at endpoint: AppStoreEnvironment) async -> VerifyReceiptResponse {
         guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else {
             return VerifyReceiptResponse(status: .invalidRequest)
@@ -59,8 +60,35 @@ extension AppStoreEmulator {
                 inApp: inApp
             ),
             latestReceiptInfo: subscriptions.isEmpty ? nil : subscriptions,
-            latestReceipt: subscriptions.isEmpty ? nil : receiptData
+            latestReceipt: subscriptions.isEmpty ? nil : receiptData,
+            pendingRenewalInfo: subscriptions.isEmpty ? nil : pendingRenewalInfo(of: subscriptions)
         )
+    }
+
+    /// `pending_renewal_info`: one element per subscription chain the receipt's purchases
+    /// belong to, in the order they first appear, as the chain's renewal information says now.
+    private func pendingRenewalInfo(of subscriptions: [VerifyReceiptResponse.InApp])
+        -> [VerifyReceiptResponse.PendingRenewalInfo]
+    {
+        var seen: Set<String> = []
+        let now = Date()
+        return subscriptions.compactMap { item in
+            guard let original = item.originalTransactionId, seen.insert(original).inserted,
+                let chain = state.subscriptions[original], let latest = state.transactions[chain.latestTransactionId]
+            else { return nil }
+            let renewalPrice = configuration.catalog.product(chain.autoRenewProductId)?.price ?? latest.price
+            let info = chain.renewalInfo(latest: latest, renewalPrice: renewalPrice, signedAt: now)
+            return VerifyReceiptResponse.PendingRenewalInfo(
+                autoRenewProductId: info.autoRenewProductId,
+                autoRenewStatus: info.autoRenewStatus.map { StringNumber($0.rawValue) },
+                expirationIntent: info.expirationIntent.map { StringNumber($0.rawValue) },
+                isInBillingRetryPeriod: info.isInBillingRetryPeriod.map { StringNumber($0 ? 1 : 0) },
+                originalTransactionId: original,
+                productId: info.productId,
+                gracePeriodExpiresDateValue: info.gracePeriodExpiresDate.map {
+                    Date(timeIntervalSince1970: Double($0) / 1000)
+                })
+        }
     }
 
     /// An injected verifyReceipt failure: a status Apple marks retryable.
