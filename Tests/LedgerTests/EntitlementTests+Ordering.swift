@@ -24,6 +24,15 @@ extension EntitlementTests {
                 return
             }
             #expect(kept.transactionId == "7000-1" && kept.state == .active)
+            // The renewal intent the customer chose since is kept from it, nothing else.
+            var intent = late
+            intent.autoRenew = false
+            guard case .changed(let turnedOff) = try await store.updateEntitlement(intent) else {
+                Issue.record("the renewal intent of an update about an earlier period must apply")
+                return
+            }
+            #expect(turnedOff.transactionId == "7000-1" && turnedOff.state == .active && turnedOff.autoRenew == false)
+            #expect(turnedOff.appleSignedAt == kept.appleSignedAt, "the data behind the state is still the report's")
             // About the period backing it, it applies.
             var current = late
             current.transactionId = "7000-1"
@@ -32,6 +41,22 @@ extension EntitlementTests {
                 return
             }
             #expect(changed.state == .gracePeriod)
+        }
+    }
+
+    @Test(
+        "a delivery of an earlier period, however late signed, does not move the entitlement back",
+        arguments: StoreKind.allCases)
+    func deliveryOfAnEarlierPeriod(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            _ = try await store.deliver(F.renewal("7100", period: 0))
+            _ = try await store.deliver(F.renewal("7100", period: 2))
+            // Period 1's late notification, signed after period 2's data.
+            let late = F.renewal("7100", period: 1, signedAt: F.at(days: 61))
+            #expect(try await store.deliver(late).isFirstDelivery, "its purchase is recorded")
+            let entitlement = try #require(try await store.entitlement(originalTransactionId: "7100"))
+            #expect(entitlement.transactionId == "7100-2")
+            #expect(entitlement.until == F.start.addingTimeInterval(3 * F.month))
         }
     }
 }

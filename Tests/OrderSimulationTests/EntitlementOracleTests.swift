@@ -237,6 +237,43 @@ import Testing
         #expect(verdict.periodsEntitledInTime == 1 && verdict.periodsEntitledAfterTheirEnd == 1)
     }
 
+    @Test func aRefundAppleReversedExcusesItsGap() {
+        // A level pack refunded on day -8 and the refund reversed on day -6.
+        func judge(reversed: Bool) -> EntitlementVerdict {
+            var pack = period("p1", chain: "pack", start: -10, days: nil, product: "levelpack1")
+            pack.refundReversed = reversed
+            return EntitlementOracle(lagBound: 5 * day).judge(
+                periods: [pack], apple: [apple("pack", "active", entitles: true, untilDays: nil)],
+                ledger: [row("pack", untilDays: nil, product: "levelpack1")],
+                history: [
+                    change("pack", untilDays: nil, atDays: -10, transaction: "p1"),
+                    change("pack", state: .refunded, untilDays: nil, atDays: -8, transaction: "p1"),
+                    change("pack", untilDays: nil, atDays: -6, transaction: "p1"),
+                ],
+                at: now)
+        }
+        #expect(judge(reversed: true).holds, "\(judge(reversed: true).violations)")
+        #expect(judge(reversed: false).violations.map(\.kind) == [.periodNotEntitled])
+    }
+
+    @Test func aRecoveredPeriodCoveredByGraceFromItsStartHasNoLag() {
+        // Grace from the failed period's end (day -2) covers the recovered period, which
+        // starts there (back-dated) and reaches the ledger on day -1.5.
+        let periods = [
+            period("g1", chain: "grace", start: -32, days: 30), period("g2", chain: "grace", start: -2, days: 30),
+        ]
+        let history = [
+            change("grace", untilDays: -2, atDays: -32, transaction: "g1"),
+            change("grace", state: .gracePeriod, untilDays: 14, atDays: -2, transaction: "g1"),
+            change("grace", untilDays: 28, atDays: -1.5, transaction: "g2"),
+        ]
+        let verdict = EntitlementOracle(lagBound: 0.1 * day).judge(
+            periods: periods, apple: [apple("grace", "active", entitles: true, untilDays: 28)],
+            ledger: [row("grace", untilDays: 28)], history: history, at: now)
+        #expect(verdict.holds, "\(verdict.violations)")
+        #expect(verdict.longestPeriodLagSeconds < 0.001)
+    }
+
     @Test func theLagIsTheTimeToTheFirstLedgerChangeThatReflectsApple() {
         let renewal = AppleChange(
             originalTransactionId: "c", playerId: "ann", action: "renew", at: now, expectedState: .active,

@@ -68,13 +68,16 @@ extension LedgerWrites {
     ) -> LedgerOperation<Entitlement?> {
         lockedEntitlement(purchase.originalTransactionId, dialect: dialect).then { existing in
             guard existing == nil else { return .done(nil) }
-            return newEntitlement(grant, of: purchase, dialect: dialect, at: now).then { entitlement in
-                LedgerOperation.first(LedgerSQL.insertEntitlement(entitlement), Entitlement.init(row:))
-            }
-            .then { inserted in
-                guard let inserted else { return .done(nil) }
-                return recordEntitlementChange(inserted, previous: nil, reason: "backfill", at: now).map { inserted }
-            }
+            return newEntitlement(grant, of: purchase, stackingOnEarlierPurchasesOnly: true, dialect: dialect, at: now)
+                .then { entitlement in
+                    LedgerOperation.first(LedgerSQL.insertEntitlement(entitlement), Entitlement.init(row:))
+                }
+                .then { inserted in
+                    guard let inserted else { return .done(nil) }
+                    return recordEntitlementChange(inserted, previous: nil, reason: "backfill", at: now).map {
+                        inserted
+                    }
+                }
         }
     }
 
@@ -113,25 +116,23 @@ extension LedgerWrites {
         lockedEntitlement(update.originalTransactionId, dialect: dialect).then { existing in
             guard let existing else { return .done(.unknown) }
             guard update.appleSignedAt >= existing.appleSignedAt else { return .done(.unchanged(existing)) }
-            return isAboutAnEarlierPeriod(update, than: existing).then { earlier in
-                earlier ? .done(.unchanged(existing)) : apply(update, to: existing, at: now)
+            guard let transactionId = update.transactionId else { return apply(update, to: existing, at: now) }
+            return isEarlierPurchase(transactionId, than: existing).then { earlier in
+                earlier ? applyRenewalIntent(of: update, to: existing, at: now) : apply(update, to: existing, at: now)
             }
         }
     }
 
-    /// Whether `update` is about a transaction the ledger knows as bought before the one
-    /// backing `existing`: Apple's notification then predates that period (a subscription's
-    /// notification carries the chain's latest transaction), however it compares by signed
-    /// date with the data behind `existing`. A billing recovery in grace starts its period
-    /// at the failed one's end, so a device's report of it is dated before the failure
-    /// notification Apple signed meanwhile; without this, a late failure notification
-    /// took back the recovered period.
-    private static func isAboutAnEarlierPeriod(_ update: EntitlementUpdate, than existing: Entitlement)
+    /// Whether `transactionId` is a purchase the ledger knows as bought before the one
+    /// backing `existing` (both delivered). Apple's data about it then predates that period
+    /// (a subscription's notification carries the chain's latest transaction), however it
+    /// compares by signed date with the data behind `existing`: a billing recovery in grace
+    /// starts its period at the failed one's end, so a device's report of it is dated before
+    /// the failure notification Apple signed meanwhile, which must not take it back.
+    private static func isEarlierPurchase(_ transactionId: String, than existing: Entitlement)
         -> LedgerOperation<Bool>
     {
-        guard let transactionId = update.transactionId, transactionId != existing.transactionId else {
-            return .done(false)
-        }
+        guard transactionId != existing.transactionId else { return .done(false) }
         return LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)).then {
             about in
             LedgerOperation.first(LedgerSQL.purchase(transactionId: existing.transactionId), Purchase.init(row:)).map {
@@ -140,6 +141,18 @@ extension LedgerWrites {
                 return backing.purchaseDate > about.purchaseDate
             }
         }
+    }
+
+    /// Of an update about an earlier period, only the chain's renewal intent (what the
+    /// customer chose since), keeping the backing transaction, state, end and signed date.
+    private static func applyRenewalIntent(of update: EntitlementUpdate, to existing: Entitlement, at now: Date)
+        -> LedgerOperation<EntitlementChangeResult>
+    {
+        var changed = existing
+        changed.autoRenew = update.autoRenew ?? existing.autoRenew
+        changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
+        return write(changed, over: existing, signedAt: existing.appleSignedAt, reason: update.reason, at: now)
+            .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
     }
 
     /// Applies `update` to `existing` (see ``updateEntitlement(_:dialect:at:)``).
@@ -222,10 +235,13 @@ extension LedgerWrites {
 
     /// The entitlement a first delivery of its chain creates; a stacked period ends
     /// `stackSeconds` after the later of its purchase and the end of the player's latest
-    /// entitling period of the same id and product type (read under the stack's lock).
+    /// entitling period of the same id and product type (read under the stack's lock) —
+    /// with `stackingOnEarlierPurchasesOnly` (a backfill), only of periods bought no later
+    /// than this one, so an old period never stacks on one bought since.
     private static func newEntitlement(
         _ grant: EntitlementGrant,
         of purchase: Purchase,
+        stackingOnEarlierPurchasesOnly: Bool = false,
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<Entitlement> {
@@ -255,7 +271,8 @@ extension LedgerWrites {
             case .sqlite: .done(())
             }
         let latest = LedgerSQL.latestStackedEnd(
-            playerId: purchase.playerId, entitlementId: grant.entitlementId, productType: grant.productType)
+            playerId: purchase.playerId, entitlementId: grant.entitlementId, productType: grant.productType,
+            purchasedBy: stackingOnEarlierPurchasesOnly ? purchase.purchaseDate : nil)
         return lock.then { _ in
             LedgerOperation.statement(latest) { rows in
                 let latestEnd = try rows.first?.timestamp("ends_at")
@@ -279,6 +296,21 @@ extension LedgerWrites {
     ) -> LedgerOperation<Void> {
         let signedAt = grant.appleSignedAt.ledgerNormalized
         guard signedAt >= existing.appleSignedAt else { return .done(()) }
+        return isEarlierPurchase(purchase.transactionId, than: existing).then { earlier in
+            earlier ? .done(()) : applyNewerGrant(grant, of: purchase, to: existing, reason: reason, at: now)
+        }
+    }
+
+    /// ``applyGrant(_:of:to:reason:at:)`` once the grant is known to be about the backing
+    /// period or a later one.
+    private static func applyNewerGrant(
+        _ grant: EntitlementGrant,
+        of purchase: Purchase,
+        to existing: Entitlement,
+        reason: String,
+        at now: Date
+    ) -> LedgerOperation<Void> {
+        let signedAt = grant.appleSignedAt.ledgerNormalized
         var changed = existing
         changed.productId = purchase.productId
         changed.transactionId = purchase.transactionId

@@ -120,14 +120,26 @@ extension LedgerSQL {
     }
 
     /// The latest end (as `ends_at`, NULL when none) of the player's entitling
-    /// entitlements of this id and product type: where a stacked period starts.
-    static func latestStackedEnd(playerId: String, entitlementId: String, productType: String) -> LedgerStatement {
-        LedgerStatement(
+    /// entitlements of this id and product type: where a stacked period starts. With
+    /// `purchasedBy`, only of those whose backing purchase was bought no later.
+    static func latestStackedEnd(playerId: String, entitlementId: String, productType: String, purchasedBy: Date?)
+        -> LedgerStatement
+    {
+        var arguments: [SQLArgument] = [.text(playerId), .text(entitlementId), .text(productType)]
+        var bought = ""
+        if let purchasedBy {
+            bought = """
+                 AND EXISTS (SELECT 1 FROM purchases p WHERE p.transaction_id = entitlements.transaction_id \
+                AND p.purchase_date <= ?)
+                """
+            arguments.append(.timestamp(purchasedBy))
+        }
+        return LedgerStatement(
             """
             SELECT max(ends_at) AS ends_at FROM entitlements
-            WHERE player_id = ? AND entitlement_id = ? AND product_type = ? AND state IN (\(entitlingStates))
+            WHERE player_id = ? AND entitlement_id = ? AND product_type = ? AND state IN (\(entitlingStates))\(bought)
             """,
-            [.text(playerId), .text(entitlementId), .text(productType)]
+            arguments
         )
     }
 

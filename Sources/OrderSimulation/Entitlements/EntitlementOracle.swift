@@ -110,12 +110,16 @@ public struct EntitlementOracle: Sendable {
                 + "[\(start.ms), \(period.expiresDate.map { "\($0.ms)" } ?? "-"))"
             let players = holders.joined(separator: " or ")
             // From the ledger's first change backed by the period's own transaction, its
-            // holder must stay entitled to its end; before that, a lag.
+            // holder must stay entitled to its end; before that, a lag. (A refund Apple
+            // reversed left a gap Apple made: such a period is held to the stretch that
+            // reaches its end.)
             let arrival = own.filter { $0.transactionId == period.transactionId }.map(\.at).min()
             let entitledFrom: Date
-            if let arrival, arrival < end {
-                entitledFrom = max(start, arrival)
-                if let gap = Self.firstGap(in: intervals, from: entitledFrom, to: end) {
+            if let arrival, arrival < end, !period.refundReversed {
+                // The lag counts from where the stretch holding the arrival began (a grace
+                // period may have covered a recovered period's back-dated start).
+                entitledFrom = Self.stretchStart(in: intervals, containing: max(start, arrival), from: start)
+                if let gap = Self.firstGap(in: intervals, from: max(start, arrival), to: end) {
                     violations.append(
                         EntitlementViolation(
                             kind: .periodNotEntitled, originalTransactionId: chain, playerId: holder,
@@ -191,6 +195,19 @@ public struct EntitlementOracle: Sendable {
             }
         }
         return intervals.sorted { $0.from < $1.from }
+    }
+
+    /// Where the covered stretch holding `date` begins (no earlier than `from`); `date` when
+    /// no interval covers it.
+    static func stretchStart(in intervals: [(from: Date, to: Date)], containing date: Date, from: Date) -> Date {
+        var stretchStart: Date?
+        var stretchEnd = Date.distantPast
+        for interval in intervals where interval.from <= date {
+            if stretchStart == nil || interval.from > stretchEnd { stretchStart = interval.from }
+            stretchEnd = max(stretchEnd, interval.to)
+        }
+        guard let stretchStart, stretchEnd > date else { return date }
+        return max(stretchStart, from)
     }
 
     /// Where the covered stretch of `[from, to)` that reaches `to` without a gap begins

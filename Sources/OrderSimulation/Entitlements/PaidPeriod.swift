@@ -26,6 +26,9 @@ public struct PaidPeriod: Codable, Hashable, Sendable {
     public var holders: [String]
     /// Apple's `inAppOwnershipType`: `PURCHASED` or `FAMILY_SHARED`.
     public var ownership: String
+    /// Whether Apple refunded it and reversed the refund: it stands, but was not entitled
+    /// while refunded.
+    public var refundReversed: Bool
 
     /// The player who must hold it at the end, if known.
     public var rightHolder: String? { holders.last }
@@ -33,7 +36,8 @@ public struct PaidPeriod: Codable, Hashable, Sendable {
     /// Creates a period.
     public init(
         transactionId: String, originalTransactionId: String, productId: String, purchaseDate: Date,
-        expiresDate: Date?, standing: Bool, holders: [String], ownership: String = "PURCHASED"
+        expiresDate: Date?, standing: Bool, holders: [String], ownership: String = "PURCHASED",
+        refundReversed: Bool = false
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -43,5 +47,6 @@ public struct PaidPeriod: Codable, Hashable, Sendable {
         self.standing = standing
         self.holders = holders
         self.ownership = ownership
+        self.refundReversed = refundReversed
     }
 }

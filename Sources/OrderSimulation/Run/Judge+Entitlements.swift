@@ -33,7 +33,8 @@ extension Judge {
                     transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
                     productId: transaction.productId, purchaseDate: Self.date(transaction.purchaseDate),
                     expiresDate: transaction.expiresDate.map(Self.date), standing: !transaction.isRevoked,
-                    holders: players, ownership: family == nil ? "PURCHASED" : "FAMILY_SHARED"))
+                    holders: players, ownership: family == nil ? "PURCHASED" : "FAMILY_SHARED",
+                    refundReversed: transaction.refundState == .reversed))
         }
         var apple: [AppleEntitlement] = []
         for chain in Set(transactions.values.map(\.originalTransactionId)).sorted() {

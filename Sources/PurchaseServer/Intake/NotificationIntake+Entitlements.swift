@@ -58,9 +58,10 @@ extension NotificationIntake {
             let entitlement = try await store.entitlement(originalTransactionId: transaction.originalTransactionId),
             entitlement.transactionId == transaction.transactionId
         else { return }
+        // Naming the transaction lets the ledger drop it if a later period committed since.
         let update = EntitlementUpdate(
-            originalTransactionId: entitlement.originalTransactionId, state: state,
-            appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
+            originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
+            state: state, appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
     }
 
@@ -74,7 +75,7 @@ extension NotificationIntake {
         else { return }
         let ends = transaction.expiresDate ?? entitlement.until
         let update = EntitlementUpdate(
-            originalTransactionId: entitlement.originalTransactionId,
+            originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: ends.map { $0 > Date() } ?? true ? .active : .expired,
             until: transaction.expiresDate, setsUntil: transaction.expiresDate != nil,
             appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)

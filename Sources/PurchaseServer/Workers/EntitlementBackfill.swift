@@ -10,9 +10,10 @@ import Logging
 /// From what the ledger recorded of each chain's latest purchase, with Apple's data of the
 /// time dated by the purchase (anything Apple signs later outranks it): a non-consumable
 /// is permanent; a non-renewing period lasts ``CatalogProduct/periodDays`` and stacks on
-/// the player's earlier backfilled periods of the same entitlement (purchases are taken
-/// oldest first; never on a period delivered since, which would give the old one time it
-/// never paid for); an auto-renewable subscription's
+/// the player's entitling periods of the same entitlement bought no later (the ledger
+/// decides under the stack's lock; purchases are taken oldest first; never on a period
+/// bought since, which would give the old one time it never paid for); an
+/// auto-renewable subscription's
 /// expiry was not recorded, so its entitlement starts lapsed at its latest purchase, where
 /// the reconciler's subscription check asks Apple for its status (or its next renewal
 /// sets it). A refunded purchase's entitlement is `refunded`. Ownership is recorded as
@@ -41,19 +42,11 @@ actor EntitlementBackfill {
         let productIds = Set(catalog.products.filter { $0.entitlement != nil }.map(\.productId))
         var created = 0
         var cursor: Purchase?
-        var stackEnds: [String: Date] = [:]
         while true {
             let page = try await store.purchasesWithoutEntitlement(
                 productIds: productIds, after: cursor, limit: Self.pageSize)
             for purchase in page {
-                guard var grant = try await grant(for: purchase) else { continue }
-                if let seconds = grant.stackSeconds {
-                    let key = "\(purchase.playerId)\u{1F}\(grant.entitlementId)"
-                    let start = max(purchase.purchaseDate, stackEnds[key] ?? purchase.purchaseDate)
-                    grant.until = start.addingTimeInterval(TimeInterval(seconds))
-                    grant.stackSeconds = nil
-                    stackEnds[key] = grant.until
-                }
+                guard let grant = try await grant(for: purchase) else { continue }
                 if try await store.backfillEntitlement(grant, of: purchase) != nil { created += 1 }
             }
             guard page.count == Self.pageSize else { break }

@@ -44,8 +44,12 @@ extension Reconciler {
             if let after = try await store.entitlement(originalTransactionId: entitlement.originalTransactionId),
                 after.state.entitles, let until = after.until, until < now
             {
-                try await store.postponeSubscriptionCheck(originalTransactionId: after.originalTransactionId, now: now)
-                report.subscriptionsPostponed += 1
+                if try await store.postponeSubscriptionCheck(
+                    originalTransactionId: after.originalTransactionId, now: now)
+                    != nil
+                {
+                    report.subscriptionsPostponed += 1
+                }
             }
             lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
             guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
