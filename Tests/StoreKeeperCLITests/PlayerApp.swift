@@ -25,8 +25,10 @@ struct PlayerApp: Sendable {
         for index in 0..<count {
             let productId = productIds[index % productIds.count]
             let appAccountToken = try await createOrder(productId: productId)
-            let transaction = try await pay(productId: productId, appAccountToken: appAccountToken)
-            try await deliver(transaction)
+            // `nil`: charged, and already delivered and finished by the server.
+            if let transaction = try await pay(productId: productId, appAccountToken: appAccountToken) {
+                try await deliver(transaction)
+            }
         }
         for (transaction, _) in try await unfinished() { try await deliver(transaction) }
     }
@@ -47,12 +49,15 @@ struct PlayerApp: Sendable {
     }
 
     /// Pays once: when the answer is lost, the charge (if the emulator made it) is among the
-    /// unfinished transactions; the order is paid again only when it is certain that no
-    /// charge is coming: the connection was refused (no process had the request), or the
-    /// process that had it has been killed since and its successor lists no such charge. A
-    /// request that timed out or lost its connection in a live process may still be
-    /// charging: it is waited for (up to 60 s) until it is listed or that process is killed.
-    private func pay(productId: String, appAccountToken: String) async throws -> Transaction {
+    /// unfinished transactions, or, when the server already delivered it from Apple's
+    /// notification and finished it at Apple (`nil`), in the App Store's record of the
+    /// account's charges (as StoreKit would have told the app of it); the order is paid
+    /// again only when it is certain that no charge is coming: the connection was refused
+    /// (no process had the request), or the process that had it has been killed since and
+    /// its successor lists no such charge. A request that timed out or lost its connection
+    /// in a live process may still be charging: it is waited for (up to 60 s) until it is
+    /// listed or that process is killed.
+    private func pay(productId: String, appAccountToken: String) async throws -> Transaction? {
         let body = #"{"productId":"\#(productId)","appAccountToken":"\#(appAccountToken)"}"#
         while true {
             let killsBefore = await truth.kills
@@ -80,6 +85,7 @@ struct PlayerApp: Sendable {
                         transaction.appAccountToken == appAccountToken
                     }
                     if let charged { return charged.transaction }
+                    if try await chargedAndFinished(appAccountToken: appAccountToken) { return nil }
                     if refused || killedSince || ContinuousClock.now >= deadline { break }
                     try await Task.sleep(for: .milliseconds(250))
                 }
@@ -108,6 +114,29 @@ struct PlayerApp: Sendable {
             try await LoopbackHTTP.request(
                 port: storePort, "POST",
                 "/emulator/v1/devices/\(player)/transactions/\(transaction.transactionId)/finish")
+        }
+    }
+
+    /// Whether the App Store charged this order and its transaction is finished (the server
+    /// delivered it from the notification and finished it at Apple): the emulator's ledger
+    /// of every charge stands in for StoreKit's record of the account's purchases.
+    private func chargedAndFinished(appAccountToken: String) async throws -> Bool {
+        while true {
+            do {
+                let (status, charges) = try await LoopbackHTTP.requestList(
+                    port: storePort, "GET", "/emulator/v1/ledger")
+                if status == 200 {
+                    let charged = charges.filter { $0["appAccountToken"] as? String == appAccountToken }
+                    guard !charged.isEmpty else { return false }
+                    let unfinished = try await unfinished().map(\.transaction.transactionId)
+                    return charged.allSatisfy { charge in
+                        !unfinished.contains { $0 == charge["transactionId"] as? String }
+                    }
+                }
+            } catch {
+                await truth.recordUnanswered()
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
