@@ -126,7 +126,8 @@ struct PurchaseDeliverer: Sendable {
         }
     }
 
-    /// How many times a delivery is bound again when its chain's holder changed meanwhile.
+    /// How many bindings a delivery gets in all (the first included) while its chain's
+    /// holder keeps changing under it.
     static let bindingAttempts = 3
 
     /// Binds `transaction` to its player and delivers it once.
