@@ -24,10 +24,13 @@ struct PlayerApp: Sendable {
     func buy(_ count: Int, productIds: [String]) async throws {
         for index in 0..<count {
             let productId = productIds[index % productIds.count]
-            let appAccountToken = try await createOrder(productId: productId)
-            // `nil`: charged, and already delivered and finished by the server.
+            let (orderId, appAccountToken) = try await createOrder(productId: productId)
             if let transaction = try await pay(productId: productId, appAccountToken: appAccountToken) {
                 try await deliver(transaction)
+            } else {
+                // Charged, and already delivered and finished by the server: settled as the
+                // SDK settles it, by the order's state.
+                try await settleFulfilled(orderId: orderId)
             }
         }
         for (transaction, _) in try await unfinished() { try await deliver(transaction) }
@@ -38,14 +41,33 @@ struct PlayerApp: Sendable {
         var signedTransaction: String
     }
 
-    private func createOrder(productId: String) async throws -> String {
+    /// A new order's id and app account token.
+    private func createOrder(productId: String) async throws -> (orderId: String, appAccountToken: String) {
         let body = #"{"productId":"\#(productId)"}"#
         let order = try await answered { try await request("POST", "/v1/orders", token: token, body: body) }
-        guard let appAccountToken = order["appAccountToken"] as? String else {
+        guard let orderId = order["orderId"] as? String, let appAccountToken = order["appAccountToken"] as? String
+        else {
             throw AppError.unexpectedAnswer("order: \(order)")
         }
         await truth.recordOrder(appAccountToken: appAccountToken, player: player)
-        return appAccountToken
+        return (orderId, appAccountToken)
+    }
+
+    /// Waits (up to 60 s) until the server says the order is fulfilled, and records the
+    /// transaction that fulfilled it as acknowledged to this player.
+    private func settleFulfilled(orderId: String) async throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while ContinuousClock.now < deadline {
+            let order = try await answered {
+                try await request("GET", "/v1/players/me/orders/\(orderId)", token: token, body: nil)
+            }
+            if order["status"] as? String == "fulfilled", let transactionId = order["fulfilledBy"] as? String {
+                await truth.recordAcknowledged(transactionId: transactionId, player: player)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw AppError.unexpectedAnswer("order \(orderId) charged and finished, but never fulfilled")
     }
 
     /// Pays once: when the answer is lost, the charge (if the emulator made it) is among the
