@@ -286,7 +286,9 @@ extension LedgerWrites {
         }
     }
 
-    /// Applies a delivery's grant to the chain's recorded entitlement (never its holder).
+    /// Applies a delivery's grant to the chain's recorded entitlement (never its holder),
+    /// unless the grant's data is older, or its purchase was bought before the one backing
+    /// the entitlement (see ``isEarlierPurchase(_:than:)``).
     private static func applyGrant(
         _ grant: EntitlementGrant,
         of purchase: Purchase,
@@ -296,21 +298,6 @@ extension LedgerWrites {
     ) -> LedgerOperation<Void> {
         let signedAt = grant.appleSignedAt.ledgerNormalized
         guard signedAt >= existing.appleSignedAt else { return .done(()) }
-        return isEarlierPurchase(purchase.transactionId, than: existing).then { earlier in
-            earlier ? .done(()) : applyNewerGrant(grant, of: purchase, to: existing, reason: reason, at: now)
-        }
-    }
-
-    /// ``applyGrant(_:of:to:reason:at:)`` once the grant is known to be about the backing
-    /// period or a later one.
-    private static func applyNewerGrant(
-        _ grant: EntitlementGrant,
-        of purchase: Purchase,
-        to existing: Entitlement,
-        reason: String,
-        at now: Date
-    ) -> LedgerOperation<Void> {
-        let signedAt = grant.appleSignedAt.ledgerNormalized
         var changed = existing
         changed.productId = purchase.productId
         changed.transactionId = purchase.transactionId
@@ -320,7 +307,12 @@ extension LedgerWrites {
         // A grant without renewal info (a device's report) keeps the intent recorded.
         changed.autoRenew = grant.autoRenew ?? existing.autoRenew
         changed.autoRenewProductId = grant.autoRenewProductId ?? existing.autoRenewProductId
-        return write(changed, over: existing, signedAt: signedAt, reason: reason, at: now).map { _ in () }
+        let newer = changed
+        return isEarlierPurchase(purchase.transactionId, than: existing).then { earlier in
+            earlier
+                ? .done(())
+                : write(newer, over: existing, signedAt: signedAt, reason: reason, at: now).map { _ in () }
+        }
     }
 
     /// Writes `changed` (signed at `signedAt`) with its event and message unless it differs

@@ -8,24 +8,18 @@ extension PurchaseDeliverer {
     /// lasts ``CatalogProduct/periodDays`` (stacked by the ledger); an auto-renewable one
     /// stands as its renewal info says (``SubscriptionEvidence/standing(expiresDate:ownership:)``),
     /// active until `expiresDate` without one. `nil` for a product that unlocks nothing, an
-    /// upgraded transaction (the higher-level one that replaced it sets the entitlement),
-    /// and a period of a chain older than the one backing the entitlement now.
+    /// and an upgraded transaction (the higher-level one that replaced it sets the
+    /// entitlement). The ledger leaves the entitlement alone when the grant is about a
+    /// period bought before the one backing it now.
     ///
     /// Without `evidence` the grant is dated by the purchase: a signed transaction says
     /// nothing about the subscription after its purchase (its renewal intent, billing), so
     /// a copy signed later, as a device's is, must not outrank the notifications Apple
     /// signed meanwhile.
     func entitlementGrant(
-        for transaction: VerifiedTransaction, product: CatalogProduct, existing: Entitlement?,
-        evidence: SubscriptionEvidence?
-    ) async throws -> EntitlementGrant? {
+        for transaction: VerifiedTransaction, product: CatalogProduct, evidence: SubscriptionEvidence?
+    ) -> EntitlementGrant? {
         guard let entitlementId = product.entitlement, !transaction.isUpgraded else { return nil }
-        if let existing, existing.transactionId != transaction.transactionId,
-            let backing = try await store.purchase(transactionId: existing.transactionId),
-            backing.purchaseDate > transaction.purchaseDate
-        {
-            return nil
-        }
         var grant = EntitlementGrant(
             entitlementId: entitlementId, productType: product.type.rawValue, state: .active,
             since: transaction.originalPurchaseDate ?? transaction.purchaseDate, until: nil,

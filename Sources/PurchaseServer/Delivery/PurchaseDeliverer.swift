@@ -158,8 +158,7 @@ struct PurchaseDeliverer: Sendable {
             flags: flags,
             grants: grants,
             purchaseDate: transaction.purchaseDate,
-            entitlement: try await entitlementGrant(
-                for: transaction, product: product, existing: existing, evidence: evidence),
+            entitlement: entitlementGrant(for: transaction, product: product, evidence: evidence),
             boundByHolder: product.entitlement == nil ? nil : existing.map { .player($0.playerId) } ?? .nobody
         )
         let result: DeliveryResult
