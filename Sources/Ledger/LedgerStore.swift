@@ -79,6 +79,18 @@ public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
     /// an ``HistoryEventType/entitlementChanged`` event and an ``EntitlementMessage``.
     func deliver(_ delivery: Delivery) async throws -> DeliveryResult
 
+    /// Delivers a transaction reported with the order its app account token names, in one
+    /// database transaction that also reads the player's balances (PostgreSQL: one
+    /// statement, one round trip): the plain case of ``deliver(_:)``, with the same writes.
+    ///
+    /// It goes ahead only when the delivery names an order and unlocks no entitlement, the
+    /// transaction was neither delivered nor notified before, and the order is
+    /// ``Delivery/playerId``'s unfulfilled order for ``Delivery/productId`` carrying
+    /// `appAccountToken`; it takes the transaction's refund-state lock as ``deliver(_:)``
+    /// does. Otherwise it writes nothing and answers ``OrderDeliveryResult/needsBinding``:
+    /// bind the transaction and call ``deliver(_:)``.
+    func deliverByOrder(_ delivery: Delivery, appAccountToken: String) async throws -> OrderDeliveryResult
+
     /// Reverses all of a purchase, whatever Apple's recorded word: if (and only if) it was
     /// not refunded in whole, moves its refunded share to all of it (see
     /// ``settleRefundState(transactionId:reason:)``), appending the negative

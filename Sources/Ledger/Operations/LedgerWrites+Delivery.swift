@@ -116,7 +116,7 @@ extension LedgerWrites {
 
     /// Posts a new purchase's ``LedgerEntryKind/grant`` entries, enqueues its outbox message
     /// (idempotency key = transaction id) and appends its ``HistoryEventType/delivered`` event.
-    private static func grant(_ purchase: Purchase, at now: Date) -> LedgerOperation<Void> {
+    static func grant(_ purchase: Purchase, at now: Date) -> LedgerOperation<Void> {
         post(
             playerId: purchase.playerId,
             grants: purchase.grants,

@@ -15,17 +15,18 @@ struct LedgerStatement: Sendable {
     /// The SQL with PostgreSQL's `$1, $2, …` placeholders. (The ledger's SQL never has a
     /// `?` inside a literal.)
     var postgresSQL: String {
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + 16)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(sql.utf8.count + 2 * arguments.count)
         var index = 0
-        for character in sql {
-            if character == "?" {
+        for byte in sql.utf8 {
+            if byte == UInt8(ascii: "?") {
                 index += 1
-                result += "$\(index)"
+                bytes.append(UInt8(ascii: "$"))
+                bytes.append(contentsOf: String(index).utf8)
             } else {
-                result.append(character)
+                bytes.append(byte)
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

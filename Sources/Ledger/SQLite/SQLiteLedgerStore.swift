@@ -9,12 +9,16 @@ import GRDB
 /// `NORMAL`, the last commits before a power cut can be lost after the device already
 /// finished the transaction at Apple).
 ///
-/// One writer at a time: every operation is one `BEGIN IMMEDIATE` transaction, so
-/// concurrent calls (also from other processes opening the same file) are serialized by
-/// SQLite and waited for up to the busy timeout.
+/// One writer at a time: write operations run on SQLite's single writer connection in
+/// `BEGIN IMMEDIATE` transactions; those that arrive while a commit is under way share the
+/// next transaction, each in a savepoint, and one sync to disk (``SQLiteGroupCommit``).
+/// Other processes opening the same file are serialized by SQLite's lock and waited for up
+/// to the busy timeout.
 public final class SQLiteLedgerStore: SQLLedgerStore {
     /// The database connection(s).
     let writer: any DatabaseWriter
+    /// Runs the write operations, committing those that wait together.
+    let groupCommit: SQLiteGroupCommit
     /// How long a message handed out by ``dueOutboxMessages(now:limit:)`` stays claimed.
     let outboxClaim: TimeInterval
     /// The store's clock.
@@ -49,6 +53,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         // `prepareDatabase`; the writer connection lives as long as the pool.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         writer = pool
+        groupCommit = SQLiteGroupCommit(writer: pool)
         self.outboxClaim = outboxClaim
         self.clock = clock
         self.hook = hook
@@ -63,6 +68,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         hook: LedgerHook? = nil
     ) {
         self.writer = writer
+        groupCommit = SQLiteGroupCommit(writer: writer)
         self.outboxClaim = outboxClaim
         self.clock = clock
         self.hook = hook
@@ -113,11 +119,11 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     }
 
     func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await writer.read { db in try db.perform(operation) }
+        try await writer.unsafeRead { db in try db.inLedgerTransaction(.deferred) { try db.perform(operation) } }
     }
 
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await writer.write { [hook] db in try db.perform(operation, hook: hook) }
+        try await groupCommit.perform { [hook] db in try db.perform(operation, hook: hook) }
     }
 
     func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {

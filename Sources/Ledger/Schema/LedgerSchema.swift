@@ -22,7 +22,7 @@ enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks,
+        subscriptionRechecks, orderDelivery,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -37,20 +37,69 @@ struct PurchaseDeliverer: Sendable {
         do {
             let result = try await checkAndDeliver(
                 transaction, source: source, claimant: claimant, evidence: evidence)
-            metrics.recordDelivery(source: source, first: result.isFirstDelivery)
-            if result.isFirstDelivery {
-                logger.info(
-                    "delivered",
-                    metadata: [
-                        "transactionId": .string(transaction.transactionId), "source": .string(source.rawValue),
-                        "playerId": .string(result.purchase.playerId),
-                    ])
-            }
+            recordDelivery(result, source: source)
             return result
         } catch let refusal as DeliveryRefusal {
             try await record(refusal, playerId: claimant.reportingPlayer, source: source)
             throw refusal
         }
+    }
+
+    /// Delivers what `playerId` reported, with the player's balances when the ledger read
+    /// them in the delivery's own transaction: a new transaction whose token names the
+    /// player's unfulfilled order `orderId` for its product is delivered by
+    /// ``LedgerStore/deliverByOrder(_:appAccountToken:)`` (one round trip); anything else,
+    /// or anything that call declines, goes the whole way of
+    /// ``deliver(_:source:claimant:evidence:)`` (balances `nil`).
+    func deliverReport(
+        _ transaction: VerifiedTransaction, source: DeliverySource, playerId: String, orderId: String?
+    ) async throws -> (result: DeliveryResult, balances: [String: Int64]?) {
+        if let orderId, let token = transaction.appAccountToken, transaction.revocationDate == nil,
+            let product = catalog.product(transaction.productId), product.entitlement == nil,
+            let grants = product.grants(quantity: transaction.quantity)
+        {
+            let delivery = Delivery(
+                transactionId: transaction.transactionId,
+                originalTransactionId: transaction.originalTransactionId,
+                playerId: playerId,
+                orderId: orderId,
+                productId: transaction.productId,
+                quantity: transaction.quantity,
+                environment: transaction.environment,
+                source: source,
+                flags: environmentFlags(transaction),
+                grants: grants,
+                purchaseDate: transaction.purchaseDate
+            )
+            if case .delivered(let purchase, let balances) = try await store.deliverByOrder(
+                delivery, appAccountToken: token)
+            {
+                let result = DeliveryResult.delivered(purchase)
+                recordDelivery(result, source: source)
+                return (result, balances)
+            }
+        }
+        let result = try await deliver(transaction, source: source, claimant: .player(playerId, orderId: orderId))
+        return (result, nil)
+    }
+
+    /// Counts a delivery (or a repeat) and logs a first one.
+    private func recordDelivery(_ result: DeliveryResult, source: DeliverySource) {
+        metrics.recordDelivery(source: source, first: result.isFirstDelivery)
+        guard result.isFirstDelivery else { return }
+        logger.info(
+            "delivered",
+            metadata: [
+                "transactionId": .string(result.purchase.transactionId), "source": .string(source.rawValue),
+                "playerId": .string(result.purchase.playerId),
+            ])
+    }
+
+    /// The flags the deployment puts on any transaction: a sandbox purchase reaching a
+    /// production server is flagged ``PurchaseFlag/sandboxInProduction``.
+    private func environmentFlags(_ transaction: VerifiedTransaction) -> Set<String> {
+        deploymentEnvironment == .production && transaction.environment != .production
+            ? [PurchaseFlag.sandboxInProduction] : []
     }
 
     /// Finishes `purchase` at Apple if the server owes it (``TransactionFinisher``): call it
@@ -142,10 +191,7 @@ struct PurchaseDeliverer: Sendable {
             product.entitlement == nil
             ? nil : try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
         let binding = try await bind(transaction, claimant: claimant, holder: existing)
-        var flags = binding.flags
-        if deploymentEnvironment == .production, transaction.environment != .production {
-            flags.insert(PurchaseFlag.sandboxInProduction)
-        }
+        let flags = binding.flags.union(environmentFlags(transaction))
         let delivery = Delivery(
             transactionId: transactionId,
             originalTransactionId: transaction.originalTransactionId,

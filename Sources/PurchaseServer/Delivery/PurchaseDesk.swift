@@ -35,10 +35,15 @@ struct PurchaseDesk: Sendable {
     func report(playerId: String, _ report: PurchaseReport) async throws -> (PurchaseAnswer, statusCode: Int) {
         do {
             let (transaction, source) = try await verify(report, playerId: playerId)
-            let result = try await deliverer.deliver(
-                transaction, source: source, claimant: .player(playerId, orderId: report.orderId))
-            let balances = try await store.wallet(playerId: playerId)
-            return (PurchaseAnswer(result, balances: balances), 200)
+            let delivered = try await deliverer.deliverReport(
+                transaction, source: source, playerId: playerId, orderId: report.orderId)
+            let balances: [String: Int64]
+            if let read = delivered.balances {
+                balances = read
+            } else {
+                balances = try await store.wallet(playerId: playerId)
+            }
+            return (PurchaseAnswer(delivered.result, balances: balances), 200)
         } catch let refusal as DeliveryRefusal {
             var answer = PurchaseAnswer(refusal)
             if answer.orderId == nil { answer.orderId = report.orderId }

@@ -1,0 +1,33 @@
+import Foundation
+
+extension SQLLedgerStore {
+    public func deliverByOrder(_ delivery: Delivery, appAccountToken: String) async throws -> OrderDeliveryResult {
+        try LedgerRules.validate(delivery)
+        guard delivery.entitlement == nil, delivery.orderId != nil else { return .needsBinding }
+        var delivery = delivery
+        delivery.purchaseDate = delivery.purchaseDate.ledgerNormalized
+        let plan = OrderDeliveryPlan(delivery, appAccountToken: appAccountToken, at: now)
+        switch dialect {
+        case .sqlite:
+            return try await write(LedgerWrites.deliverByOrder(plan, dialect: dialect))
+        case .postgres:
+            // One statement: it commits by itself, in one round trip.
+            let rows = try await writeStatement(
+                .rows(try LedgerSQL.deliverByOrder(plan)) {
+                    (try $0.requiredText("outcome"), try $0.text("item"), try $0.integer("amount"))
+                })
+            switch rows.first?.0 {
+            case "needs_binding": return .needsBinding
+            case "delivered":
+                var balances: [String: Int64] = [:]
+                for (_, item, amount) in rows {
+                    guard let item, let amount else { throw LedgerError.corruptRow("a balance row without item") }
+                    balances[item] = amount
+                }
+                return .delivered(plan.purchase, balances: balances)
+            default:
+                throw LedgerError.corruptRow("storekeeper_deliver_by_order answered \(rows.first?.0 ?? "nothing")")
+            }
+        }
+    }
+}
