@@ -17,9 +17,4 @@ enum LedgerJSON {
             throw LedgerError.corruptRow("\(column) is not the expected JSON: \(error)")
         }
     }
-
-    /// Flags as a sorted JSON array.
-    static func flags(_ flags: Set<String>) throws -> String {
-        try text(flags.sorted())
-    }
 }

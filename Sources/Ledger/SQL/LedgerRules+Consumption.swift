@@ -22,7 +22,7 @@ extension LedgerRules {
     /// The event recording a consumption report.
     static func consumptionReportedEvent(_ report: ConsumptionReport, orderId: String?) throws -> HistoryEvent {
         var detail = ["consumptionPercentage": String(report.consumptionPercentage)]
-        detail["spent"] = try report.spent.map(LedgerJSON.text)
+        detail["spent"] = report.spent.map(LedgerJSON.text)
         detail["reportedBy"] = report.reportedBy
         return HistoryEvent(
             type: .consumptionReported,

@@ -92,7 +92,7 @@ enum LedgerRules {
                 "productId": purchase.productId,
                 "quantity": String(purchase.quantity),
                 "environment": purchase.environment.rawValue,
-                "grants": try LedgerJSON.text(purchase.grants),
+                "grants": LedgerJSON.text(purchase.grants),
                 "flags": purchase.flags.sorted().joined(separator: ","),
             ],
             createdAt: purchase.deliveredAt
@@ -109,13 +109,13 @@ enum LedgerRules {
     ) throws -> HistoryEvent {
         let grows = purchase.refundedShare > previousShare
         var detail = [
-            "grants": try LedgerJSON.text(signedGrants(posting)),
+            "grants": LedgerJSON.text(signedGrants(posting)),
             "refundedShare": String(purchase.refundedShare),
             "previousRefundedShare": String(previousShare),
         ]
         if grows { detail["reason"] = purchase.refundReason }
         if posting.hasNegativeBalance {
-            detail["negativeBalances"] = try LedgerJSON.text(posting.negativeBalances)
+            detail["negativeBalances"] = LedgerJSON.text(posting.negativeBalances)
         }
         return HistoryEvent(
             type: grows ? .refunded : .refundReversed,
@@ -135,9 +135,9 @@ enum LedgerRules {
         actor: String,
         at: Date
     ) throws -> HistoryEvent {
-        var detail = ["grants": try LedgerJSON.text(signedGrants(posting)), "reason": reason, "actor": actor]
+        var detail = ["grants": LedgerJSON.text(signedGrants(posting)), "reason": reason, "actor": actor]
         if posting.hasNegativeBalance {
-            detail["negativeBalances"] = try LedgerJSON.text(posting.negativeBalances)
+            detail["negativeBalances"] = LedgerJSON.text(posting.negativeBalances)
         }
         return HistoryEvent(type: .manualGrant, playerId: playerId, detail: detail, createdAt: at)
     }

@@ -117,7 +117,7 @@ extension LedgerSQL {
             """,
             [
                 .text(report.transactionId), .text(report.playerId), .integer(Int64(report.consumptionPercentage)),
-                .optional(try report.spent.map(LedgerJSON.text)), .optional(report.reportedBy),
+                .optional(report.spent.map(LedgerJSON.text)), .optional(report.reportedBy),
                 .timestamp(report.reportedAt),
             ]
         )

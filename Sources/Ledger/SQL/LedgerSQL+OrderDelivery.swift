@@ -1,19 +1,17 @@
 import Foundation
 
 extension LedgerSQL {
-    /// Whether any notification about the transaction was recorded (`1` as `notified`, or
-    /// no row).
-    static func anyNotification(transactionId: String) -> LedgerStatement {
+    /// `1` as `seen` when the transaction was delivered or any notification about it was
+    /// recorded, else `0`.
+    static func seenBefore(transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT 1 AS notified FROM history_events WHERE transaction_id = ? AND type = ? LIMIT 1",
-            [.text(transactionId), .text(HistoryEventType.notificationReceived.rawValue)]
+            """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE transaction_id = ?)
+                OR EXISTS (SELECT 1 FROM history_events WHERE transaction_id = ? AND type = ?)
+                THEN 1 ELSE 0 END AS seen
+            """,
+            [.text(transactionId), .text(transactionId), .text(HistoryEventType.notificationReceived.rawValue)]
         )
-    }
-
-    /// Whether the transaction was delivered (`1` as `delivered`, or no row).
-    static func purchaseExists(transactionId: String) -> LedgerStatement {
-        LedgerStatement(
-            "SELECT 1 AS delivered FROM purchases WHERE transaction_id = ?", [.text(transactionId)])
     }
 
     /// Marks the order fulfilled only when it is the player's unfulfilled order for the
@@ -47,8 +45,8 @@ extension LedgerSQL {
                 .integer(refundStateLockSpace), .text(purchase.transactionId), .text(purchase.originalTransactionId),
                 .text(purchase.playerId), .optional(purchase.orderId), .text(plan.appAccountToken),
                 .text(purchase.productId), .integer(Int64(purchase.quantity)), .text(purchase.environment.rawValue),
-                .text(purchase.source.rawValue), .text(try LedgerJSON.flags(purchase.flags)),
-                .text(try LedgerJSON.text(purchase.grants)), .timestamp(purchase.purchaseDate),
+                .text(purchase.source.rawValue), .text(LedgerJSON.flags(purchase.flags)),
+                .text(LedgerJSON.text(purchase.grants)), .timestamp(purchase.purchaseDate),
                 .timestamp(purchase.deliveredAt), .text(try plan.outboxPayload()),
                 .text(try LedgerJSON.text(LedgerRules.deliveredEvent(purchase).detail)),
             ]

@@ -152,7 +152,7 @@ extension LedgerSQL {
             """,
             [
                 .text(record.actor), .text(record.action), .optional(record.target),
-                .text(try LedgerJSON.text(record.detail)), .text(record.address), .timestamp(record.createdAt),
+                .text(LedgerJSON.text(record.detail)), .text(record.address), .timestamp(record.createdAt),
             ]
         )
     }

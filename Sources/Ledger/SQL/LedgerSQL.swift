@@ -115,7 +115,7 @@ enum LedgerSQL {
                 .text(delivery.transactionId), .text(delivery.originalTransactionId), .text(delivery.playerId),
                 .optional(delivery.orderId), .text(delivery.productId), .integer(Int64(delivery.quantity)),
                 .text(delivery.environment.rawValue), .text(delivery.source.rawValue),
-                .text(try LedgerJSON.flags(delivery.flags)), .text(try LedgerJSON.text(delivery.grants)),
+                .text(LedgerJSON.flags(delivery.flags)), .text(LedgerJSON.text(delivery.grants)),
                 .timestamp(delivery.purchaseDate), .timestamp(deliveredAt),
             ]
         )
@@ -124,7 +124,7 @@ enum LedgerSQL {
     static func setPurchaseFlags(transactionId: String, flags: Set<String>) throws -> LedgerStatement {
         LedgerStatement(
             "UPDATE purchases SET flags = ? WHERE transaction_id = ? RETURNING \(purchaseColumns)",
-            [.text(try LedgerJSON.flags(flags)), .text(transactionId)]
+            [.text(LedgerJSON.flags(flags)), .text(transactionId)]
         )
     }
 
@@ -285,7 +285,7 @@ enum LedgerSQL {
             """,
             [
                 .text(event.type.rawValue), .optional(event.playerId), .optional(event.orderId),
-                .optional(event.transactionId), .text(try LedgerJSON.text(event.detail)), .timestamp(event.createdAt),
+                .optional(event.transactionId), .text(LedgerJSON.text(event.detail)), .timestamp(event.createdAt),
             ]
         )
     }
@@ -391,7 +391,7 @@ enum LedgerSQL {
             """,
             [
                 .text(HistoryEventType.notificationReceived.rawValue), transactionId, transactionId, transactionId,
-                .text(try LedgerJSON.text(detail)), .timestamp(notification.receivedAt),
+                .text(LedgerJSON.text(detail)), .timestamp(notification.receivedAt),
             ]
         )
     }

@@ -1,0 +1,82 @@
+extension LedgerJSON {
+    /// A flat object of strings as JSON text, keys sorted by code point: the text
+    /// ``text(_:)`` gives for it (Foundation's `JSONEncoder` with sorted keys and unescaped
+    /// slashes), written directly, without the encoder's per-call machinery.
+    static func text(_ object: [String: String]) -> String {
+        var writer = Writer()
+        writer.object(object.sorted { $0.key < $1.key }) { writer, value in writer.string(value) }
+        return writer.text
+    }
+
+    /// A flat object of integers (e.g. ``Grants``) as JSON text, keys sorted by code point;
+    /// see ``text(_:)-(Dictionary<String,String>)``.
+    static func text(_ object: [String: Int64]) -> String {
+        var writer = Writer()
+        writer.object(object.sorted { $0.key < $1.key }) { writer, value in writer.integer(value) }
+        return writer.text
+    }
+
+    /// Flags as a sorted JSON array of strings.
+    static func flags(_ flags: Set<String>) -> String {
+        var writer = Writer()
+        writer.bytes.append(UInt8(ascii: "["))
+        for (index, flag) in flags.sorted().enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.string(flag)
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        return writer.text
+    }
+
+    /// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does.
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        init() {
+            bytes.reserveCapacity(128)
+        }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func object<Value>(
+            _ members: [(key: String, value: Value)], _ writeValue: (inout Writer, Value) -> Void
+        ) {
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                writeValue(&self, member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+
+        mutating func integer(_ value: Int64) {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+
+        mutating func string(_ value: String) {
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x00..<0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    ])
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}

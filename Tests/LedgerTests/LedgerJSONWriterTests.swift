@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import Ledger
+
+/// The ledger writes its flat JSON columns itself; the text must be what Foundation's
+/// encoder (sorted keys, unescaped slashes) gives, which older rows hold and the support
+/// console's flag search (a quoted flag inside the text) relies on.
+@Suite("The ledger's JSON text")
+struct LedgerJSONWriterTests {
+    private static func encoderText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Every control character, the escaped and unescaped punctuation, non-ASCII text.
+    private static let awkward =
+        String((0..<0x20).map { Character(Unicode.Scalar($0)!) }) + "q\"b\\s/\u{7F}é😀\u{2028}"
+
+    @Test("strings: keys sorted by code point, escapes as Foundation's")
+    func strings() throws {
+        let object = [
+            "b": "1", "B": "2", "a10": "3", "a2": "4", "_": awkward(), "é": "", "Z": "z", "a-b": "x\ny",
+            Self.awkward: "key",
+        ]
+        #expect(LedgerJSON.text(object) == (try Self.encoderText(object)))
+        #expect(LedgerJSON.text([String: String]()) == (try Self.encoderText([String: String]())))
+    }
+
+    @Test("integers, including the extremes")
+    func integers() throws {
+        let object: [String: Int64] = ["coins": 100, "gems": -5, "min": .min, "max": .max, "zero": 0]
+        #expect(LedgerJSON.text(object) == (try Self.encoderText(object)))
+    }
+
+    @Test("flags: a sorted array")
+    func flags() throws {
+        let flags: Set<String> = ["unbound", "order_already_fulfilled", Self.awkward]
+        #expect(LedgerJSON.flags(flags) == (try Self.encoderText(flags.sorted())))
+        #expect(LedgerJSON.flags([]) == "[]")
+    }
+
+    private func awkward() -> String { Self.awkward }
+}
