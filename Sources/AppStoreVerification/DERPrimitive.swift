@@ -26,9 +26,14 @@ enum DERPrimitive {
 
     /// A two's-complement big-endian INTEGER of at most eight bytes.
     static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard let (tag, contents) = read(bytes), tag == 0x02, contents.count <= 8, let first = contents.first else {
-            return nil
-        }
+        guard let (tag, contents) = read(bytes), tag == 0x02 else { return nil }
+        return integer(contents: contents)
+    }
+
+    /// The value of an INTEGER's contents octets: two's complement, big-endian, one to
+    /// eight bytes.
+    static func integer(contents: ArraySlice<UInt8>) -> Int64? {
+        guard contents.count <= 8, let first = contents.first else { return nil }
         var value = Int64(Int8(bitPattern: first))
         for byte in contents.dropFirst() { value = value << 8 | Int64(byte) }
         return value
@@ -36,7 +41,13 @@ enum DERPrimitive {
 
     /// A UTF8String, IA5String or PrintableString.
     static func string(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard let (tag, contents) = read(bytes), [0x0C, 0x16, 0x13].contains(tag) else { return nil }
+        guard let (tag, contents) = read(bytes), isString(tag) else { return nil }
         return String(validating: contents, as: UTF8.self)
+    }
+
+    /// Whether `tag` is that of a UTF8String (`0x0C`), IA5String (`0x16`) or
+    /// PrintableString (`0x13`).
+    static func isString(_ tag: UInt8) -> Bool {
+        tag == 0x0C || tag == 0x16 || tag == 0x13
     }
 }

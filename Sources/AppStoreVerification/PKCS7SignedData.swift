@@ -25,103 +25,145 @@ struct PKCS7SignedData: Sendable {
     /// The RSA signature over the content.
     let signature: ArraySlice<UInt8>
 
-    private static let signedDataType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 2]
-    private static let dataType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
-    private static let sha1: ASN1ObjectIdentifier = [1, 3, 14, 3, 2, 26]
-    private static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
-    private static let rsaSignatureAlgorithms: Set<ASN1ObjectIdentifier> = [
-        [1, 2, 840, 113549, 1, 1, 1],  // rsaEncryption, as Apple writes it
-        [1, 2, 840, 113549, 1, 1, 5],  // sha1WithRSAEncryption
-        [1, 2, 840, 113549, 1, 1, 11],  // sha256WithRSAEncryption
-    ]
+    /// Object identifiers, as the contents octets of their DER encoding.
+    private enum OID {
+        static let signedData: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]  // 1.2.840.113549.1.7.2
+        static let data: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]  // 1.2.840.113549.1.7.1
+        static let sha1: [UInt8] = [0x2B, 0x0E, 0x03, 0x02, 0x1A]  // 1.3.14.3.2.26
+        static let sha256: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]  // 2.16.840.1.101.3.4.2.1
+        static let rsaSignatureAlgorithms: [[UInt8]] = [
+            [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01],  // rsaEncryption, as Apple writes it
+            [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x05],  // sha1WithRSAEncryption
+            [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B],  // sha256WithRSAEncryption
+        ]
+    }
+
+    private typealias Tag = BERReader.Tag
 
     /// Parses `bytes` as a ContentInfo holding SignedData with one signer.
+    ///
+    /// The container is walked with ``BERReader``: the carried certificates are only
+    /// located (their bytes key the chain cache), not parsed; ``parseCertificates()``
+    /// parses them when a chain has to be validated.
     init(berEncoded bytes: [UInt8]) throws(VerificationError) {
-        let root: ASN1Node
-        do {
-            root = try BER.parse(bytes)
-        } catch {
-            throw VerificationError(.malformedContainer, "not a BER/DER structure: \(error)")
-        }
-        let contentInfo = try root.children(.sequence, atLeast: 2, what: "ContentInfo")
-        guard try contentInfo[0].objectIdentifier(what: "ContentInfo.contentType") == Self.signedDataType else {
+        var outer = BERReader(bytes[...], code: .malformedContainer)
+        let root = try outer.read(Tag.sequence, "ContentInfo")
+        try outer.requireEnd("the receipt")
+        var contentInfo = try outer.children(of: root, "ContentInfo")
+        guard contentInfo.matches(try contentInfo.read("ContentInfo.contentType"), oid: OID.signedData) else {
             throw VerificationError(.malformedContainer, "ContentInfo does not hold PKCS#7 SignedData")
         }
-        let signedData = try Self.explicit(contentInfo[1], what: "ContentInfo.content")
-            .children(.sequence, atLeast: 4, what: "SignedData")
+        let signedDataElement = try Self.explicit(&contentInfo, what: "ContentInfo.content")
+        try Self.skipRemaining(&contentInfo, what: "ContentInfo")
+        guard signedDataElement.identifier == Tag.sequence else {
+            throw VerificationError(.malformedContainer, "SignedData: expected a SEQUENCE")
+        }
+        var signedData = try contentInfo.children(of: signedDataElement, "SignedData")
+        _ = try signedData.read("SignedData.version")
+        _ = try signedData.read("SignedData.digestAlgorithms")
 
-        let encapsulated = try signedData[2].children(.sequence, atLeast: 2, what: "SignedData.contentInfo")
-        guard try encapsulated[0].objectIdentifier(what: "contentInfo.contentType") == Self.dataType else {
+        let encapsulated = try signedData.read(Tag.sequence, "SignedData.contentInfo")
+        var encapsulatedFields = try signedData.children(of: encapsulated, "SignedData.contentInfo")
+        guard encapsulatedFields.matches(try encapsulatedFields.read("contentInfo.contentType"), oid: OID.data) else {
             throw VerificationError(.malformedContainer, "the signed content is not PKCS#7 data")
         }
-        do {
-            content = try ASN1OctetString(berEncoded: Self.explicit(encapsulated[1], what: "contentInfo.content")).bytes
-        } catch let error as VerificationError {
-            throw error
-        } catch {
-            throw VerificationError(.malformedContainer, "the signed content is not an OCTET STRING")
-        }
+        let contentElement = try Self.explicit(&encapsulatedFields, what: "contentInfo.content")
+        try Self.skipRemaining(&encapsulatedFields, what: "SignedData.contentInfo")
+        content = try encapsulatedFields.octetString(contentElement, "the signed content")
 
-        var index = 3
-        var certificateNodes: [ASN1Node] = []
-        if signedData[index].isContextSpecific(0) {
-            guard case .constructed(let nodes) = signedData[index].content else {
-                throw VerificationError(.malformedContainer, "SignedData.certificates is not constructed")
+        var certificates: [ArraySlice<UInt8>] = []
+        if let identifier = signedData.nextIdentifier, Tag.isContext(identifier, 0) {
+            let set = try signedData.read("SignedData.certificates")
+            var certificateReader = try signedData.children(of: set, "SignedData.certificates")
+            while !certificateReader.isAtEnd {
+                certificates.append(bytes[try certificateReader.read("a carried certificate").encoding])
             }
-            certificateNodes = Array(nodes)
-            index += 1
         }
-        if index < signedData.count, signedData[index].isContextSpecific(1) { index += 1 }  // CRLs, unused
-        guard index == signedData.count - 1 else {
-            throw VerificationError(.malformedContainer, "SignedData has unexpected fields")
+        if let identifier = signedData.nextIdentifier, Tag.isContext(identifier, 1) {
+            _ = try signedData.read("SignedData.crls")  // unused
         }
-        let signerInfos = try signedData[index].children(.set, what: "SignedData.signerInfos")
-        guard signerInfos.count == 1 else {
-            throw VerificationError(.malformedContainer, "expected one SignerInfo, found \(signerInfos.count)")
+        let signerInfos = try signedData.read(Tag.set, "SignedData.signerInfos")
+        try signedData.requireEnd("SignedData")
+        var signerInfoReader = try signedData.children(of: signerInfos, "SignedData.signerInfos")
+        let signerInfo = try signerInfoReader.read("SignerInfo")
+        guard signerInfoReader.isAtEnd else {
+            throw VerificationError(.malformedContainer, "expected one SignerInfo, found several")
         }
-        guard !certificateNodes.isEmpty else {
+        guard !certificates.isEmpty else {
             throw VerificationError(.missingCertificates, "the receipt carries no certificates")
         }
-        certificateEncodings = certificateNodes.map(\.encodedBytes)
+        certificateEncodings = certificates
 
-        let signerInfo = try signerInfos[0].children(.sequence, atLeast: 5, what: "SignerInfo")
-        signerIdentifier = signerInfo[1].encodedBytes
-        digestAlgorithm = try Self.digestAlgorithm(signerInfo[2])
-        guard !signerInfo[3].isContextSpecific(0) else {
+        guard signerInfo.identifier == Tag.sequence else {
+            throw VerificationError(.malformedContainer, "SignerInfo: expected a SEQUENCE")
+        }
+        var fields = try signerInfoReader.children(of: signerInfo, "SignerInfo")
+        _ = try fields.read("SignerInfo.version")
+        signerIdentifier = bytes[try fields.read("SignerInfo.issuerAndSerialNumber").encoding]
+        digestAlgorithm = try Self.digestAlgorithm(&fields)
+        if let next = fields.nextIdentifier, Tag.isContext(next, 0) {
             throw VerificationError(.malformedContainer, "signed attributes are not used in App Store receipts")
         }
-        let signatureAlgorithm = try signerInfo[3].children(
-            .sequence, atLeast: 1, what: "SignerInfo.signatureAlgorithm")
-        guard
-            Self.rsaSignatureAlgorithms.contains(try signatureAlgorithm[0].objectIdentifier(what: "signatureAlgorithm"))
-        else {
+        let signatureAlgorithm = try Self.algorithm(&fields, what: "SignerInfo.signatureAlgorithm")
+        guard OID.rsaSignatureAlgorithms.contains(where: { fields.matches(signatureAlgorithm, oid: $0) }) else {
+            try Self.requireObjectIdentifier(signatureAlgorithm, in: fields, what: "signatureAlgorithm")
             throw VerificationError(.unsupportedAlgorithm, "the signer's algorithm is not RSA PKCS#1 v1.5")
         }
-        do {
-            signature = try ASN1OctetString(berEncoded: signerInfo[4]).bytes
-        } catch {
-            throw VerificationError(.malformedContainer, "SignerInfo.signature is not an OCTET STRING")
-        }
+        signature = try fields.octetString(try fields.read("SignerInfo.signature"), "SignerInfo.signature")
+        try Self.skipRemaining(&fields, what: "SignerInfo")
     }
 
-    private static func explicit(_ node: ASN1Node, what: String) throws(VerificationError) -> ASN1Node {
-        guard node.isContextSpecific(0), case .constructed(let nodes) = node.content else {
+    /// Reads an explicit `[0]` holding exactly one value and returns that value.
+    private static func explicit(
+        _ reader: inout BERReader, what: String
+    ) throws(VerificationError) -> BERReader.Element {
+        let tagged = try reader.read(what)
+        guard tagged.identifier == Tag.contextConstructed0 else {
             throw VerificationError(.malformedContainer, "\(what) is not an explicit [0]")
         }
-        var iterator = nodes.makeIterator()
-        guard let inner = iterator.next(), iterator.next() == nil else {
+        var inner = try reader.children(of: tagged, what)
+        guard !inner.isAtEnd else {
             throw VerificationError(.malformedContainer, "\(what) must hold exactly one value")
         }
-        return inner
+        let value = try inner.read(what)
+        guard inner.isAtEnd else {
+            throw VerificationError(.malformedContainer, "\(what) must hold exactly one value")
+        }
+        return value
     }
 
-    private static func digestAlgorithm(_ node: ASN1Node) throws(VerificationError) -> DigestAlgorithm {
-        let algorithm = try node.children(.sequence, atLeast: 1, what: "SignerInfo.digestAlgorithm")
-        switch try algorithm[0].objectIdentifier(what: "digestAlgorithm") {
-        case sha1: return .sha1
-        case sha256: return .sha256
-        case let other:
-            throw VerificationError(.unsupportedAlgorithm, "digest algorithm \(other) is not SHA-1 or SHA-256")
+    /// Reads (and so checks the framing of) the fields after the ones used.
+    private static func skipRemaining(_ reader: inout BERReader, what: String) throws(VerificationError) {
+        while !reader.isAtEnd { _ = try reader.read(what) }
+    }
+
+    /// Reads an `AlgorithmIdentifier` and returns its algorithm, an object identifier.
+    private static func algorithm(
+        _ reader: inout BERReader, what: String
+    ) throws(VerificationError) -> BERReader.Element {
+        let sequence = try reader.read(Tag.sequence, what)
+        var fields = try reader.children(of: sequence, what)
+        return try fields.read(what)
+    }
+
+    private static func digestAlgorithm(_ reader: inout BERReader) throws(VerificationError) -> DigestAlgorithm {
+        let algorithm = try algorithm(&reader, what: "SignerInfo.digestAlgorithm")
+        if reader.matches(algorithm, oid: OID.sha256) { return .sha256 }
+        if reader.matches(algorithm, oid: OID.sha1) { return .sha1 }
+        try requireObjectIdentifier(algorithm, in: reader, what: "digestAlgorithm")
+        let name = (try? ASN1ObjectIdentifier(berEncoded: reader.bytes[algorithm.encoding])).map { "\($0)" } ?? "?"
+        throw VerificationError(.unsupportedAlgorithm, "digest algorithm \(name) is not SHA-1 or SHA-256")
+    }
+
+    /// Requires `element` to be a well-formed object identifier (an unknown one is then
+    /// an unsupported algorithm, a malformed one a malformed container).
+    private static func requireObjectIdentifier(
+        _ element: BERReader.Element, in reader: BERReader, what: String
+    ) throws(VerificationError) {
+        guard element.identifier == Tag.objectIdentifier,
+            (try? ASN1ObjectIdentifier(berEncoded: reader.bytes[element.encoding])) != nil
+        else {
+            throw VerificationError(.malformedContainer, "\(what) is not an object identifier")
         }
     }
 

@@ -5,8 +5,9 @@ import Foundation
 /// with optional fractional seconds and a `Z`, `±hh:mm` or `±hhmm` offset (Xcode's
 /// StoreKit testing writes the last).
 enum RFC3339Date {
-    static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+    /// The date `text` (ASCII bytes) writes, or `nil` when it is not such a timestamp.
+    static func parse(_ text: ArraySlice<UInt8>) -> Date? {
+        let bytes = Timestamp(text)
         guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x20,
             bytes[13] == 0x3A, bytes[16] == 0x3A,
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
@@ -51,12 +52,23 @@ enum RFC3339Date {
         (0x30...0x39).contains(byte) ? Int(byte - 0x30) : nil
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ length: Int) -> Int? {
+    private static func number(_ bytes: Timestamp, _ start: Int, _ length: Int) -> Int? {
         var value = 0
         for index in start..<(start + length) {
             guard let digit = digit(bytes[index]) else { return nil }
             value = value * 10 + digit
         }
         return value
+    }
+
+    /// The bytes of a timestamp, indexed from zero.
+    private struct Timestamp {
+        let bytes: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+        var count: Int { bytes.count }
+
+        subscript(offset: Int) -> UInt8 { bytes[bytes.startIndex + offset] }
     }
 }

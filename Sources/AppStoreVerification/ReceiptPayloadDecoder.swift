@@ -1,15 +1,12 @@
 import AppStoreModel
 import Foundation
-import SwiftASN1
 
 /// Decodes the signed content of an app receipt, a DER `SET OF ReceiptAttribute`,
 /// into an ``AppReceipt``. Attribute types it does not know are skipped.
+///
+/// The attributes are read in place with ``BERReader`` (no node tree, no array of
+/// attributes); strings, integers and dates are read from their value's bytes.
 enum ReceiptPayloadDecoder {
-    /// One `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
-    private struct Attribute {
-        let type: Int
-        let value: ArraySlice<UInt8>
-    }
 
     static func decode(_ bytes: ArraySlice<UInt8>) throws(VerificationError) -> AppReceipt {
         var receiptType: String?
@@ -24,7 +21,8 @@ enum ReceiptPayloadDecoder {
         var expirationDate: Date?
         var inAppPurchases: [InAppPurchase] = []
 
-        for attribute in try attributes(bytes, what: "receipt") {
+        var attributes = try ReceiptAttributes(bytes, what: "receipt")
+        while let attribute = try attributes.next() {
             switch attribute.type {
             case 0: receiptType = try string(attribute)
             case 2:
@@ -73,7 +71,8 @@ enum ReceiptPayloadDecoder {
         var isInIntroOfferPeriod: Bool?
         var promotionalOfferId: String?
 
-        for attribute in try attributes(bytes, what: "in-app purchase") {
+        var attributes = try ReceiptAttributes(bytes, what: "in-app purchase")
+        while let attribute = try attributes.next() {
             switch attribute.type {
             case 1701: quantity = try integer(attribute)
             case 1702: productId = try string(attribute)
@@ -112,35 +111,14 @@ enum ReceiptPayloadDecoder {
         )
     }
 
-    private static func attributes(_ bytes: ArraySlice<UInt8>, what: String) throws(VerificationError) -> [Attribute] {
-        do {
-            let set = try BER.parse(bytes)
-            guard set.identifier == .set, case .constructed(let nodes) = set.content else {
-                throw VerificationError(.malformedPayload, "the \(what) is not a SET of attributes")
-            }
-            return try nodes.map { node in
-                try BER.sequence(node, identifier: .sequence) { fields in
-                    let type = try Int(berEncoded: &fields)
-                    _ = try ASN1Any(berEncoded: &fields)  // version, unused
-                    let value = try ASN1OctetString(berEncoded: &fields).bytes
-                    return Attribute(type: type, value: value)
-                }
-            }
-        } catch let error as VerificationError {
-            throw error
-        } catch {
-            throw VerificationError(.malformedPayload, "the \(what) attributes do not parse: \(error)")
-        }
-    }
-
-    private static func string(_ attribute: Attribute) throws(VerificationError) -> String {
+    private static func string(_ attribute: ReceiptAttribute) throws(VerificationError) -> String {
         guard let string = DERPrimitive.string(attribute.value) else {
             throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not a string")
         }
         return string
     }
 
-    private static func integer<I: FixedWidthInteger>(_ attribute: Attribute) throws(VerificationError) -> I {
+    private static func integer<I: FixedWidthInteger>(_ attribute: ReceiptAttribute) throws(VerificationError) -> I {
         guard let value = DERPrimitive.integer(attribute.value), let integer = I(exactly: value) else {
             throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not an integer")
         }
@@ -148,8 +126,10 @@ enum ReceiptPayloadDecoder {
     }
 
     /// A date attribute: an IA5String in RFC 3339 form; empty means absent.
-    private static func date(_ attribute: Attribute) throws(VerificationError) -> Date? {
-        let text = try string(attribute)
+    private static func date(_ attribute: ReceiptAttribute) throws(VerificationError) -> Date? {
+        guard let (tag, text) = DERPrimitive.read(attribute.value), DERPrimitive.isString(tag) else {
+            throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not a string")
+        }
         if text.isEmpty { return nil }
         guard let date = RFC3339Date.parse(text) else {
             throw VerificationError(.malformedPayload, "receipt attribute \(attribute.type) is not an RFC 3339 date")

@@ -103,7 +103,10 @@ public struct ReceiptVerifier: Sendable {
     private func signingChain(for container: PKCS7SignedData, at creationDate: Date) async throws(VerificationError)
         -> SigningChain
     {
-        var key = Data(container.signerIdentifier)
+        // The carried certificates are only sliced, not parsed, unless this chain is new.
+        var key = Data(
+            capacity: container.certificateEncodings.reduce(container.signerIdentifier.count) { $0 + $1.count })
+        key.append(contentsOf: container.signerIdentifier)
         for encoding in container.certificateEncodings { key.append(contentsOf: encoding) }
         if let cached = chainCache[key] {
             guard cached.chain.validity.contains(creationDate) else {

@@ -11,6 +11,8 @@ struct BenchmarkRunner {
         var meanMicroseconds: Double
         var p50Microseconds: Double
         var p99Microseconds: Double
+        /// The p50 time over the P-256 floor's p50 in the same run; set by ``BenchmarkReport``.
+        var p50VersusFloor: Double?
     }
 
     let seconds: Double
