@@ -10,11 +10,11 @@ extension LoadTestCommand {
     /// Purchase `i` belongs to player `i % players` and is prepared and reported by worker
     /// `i % concurrency`, so each worker keeps its own share and nothing is shared while
     /// the load runs.
-    func runPrepared(_ count: Int) async throws -> LoadTestReport {
+    func runPrepared(_ count: Int, server: LoadTestServerProcess) async throws -> LoadTestReport {
         let client = LoadTestClient(baseURL: baseURL, connections: concurrency)
         do {
             let previousFaults = try await LoadTestNotificationSwitch.silence(using: client)
-            let outcome = await preparedRun(count, client: client)
+            let outcome = await preparedRun(count, client: client, server: server)
             try await LoadTestNotificationSwitch.restore(previousFaults, using: client)
             try await client.shutdown()
             return try outcome.get()
@@ -27,8 +27,48 @@ extension LoadTestCommand {
 
     /// Prepares, then reports, with the emulator's faults already set.
     private func preparedRun(
-        _ count: Int, client: LoadTestClient
+        _ count: Int, client: LoadTestClient, server: LoadTestServerProcess
     ) async -> Result<LoadTestReport, LoadTestClient.Failure> {
+        let shares: [[PreparedPurchase]]
+        let preparation: Duration
+        switch await prepareAll(count, client: client) {
+        case .success(let prepared): (shares, preparation) = prepared
+        case .failure(let failure): return .failure(failure)
+        }
+        log("prepared in \(Int(preparation.components.seconds)) s; timing the P-256 floor, then reporting them (timed)")
+        let floor: LoadTestFloor
+        do {
+            floor = try await LoadTestFloor.measure(seconds: Self.floorSeconds)
+        } catch {
+            return .failure(.init(kind: "floor: \(error)"))
+        }
+
+        let clock = ContinuousClock()
+        let meter = LoadTestCPUMeter(server: server)
+        let start = clock.now
+        let tally = await withTaskGroup(of: LoadTestTally.self) { group in
+            for share in shares {
+                let reporter = LoadTestReporter(client: client, purchases: share)
+                group.addTask { await reporter.run() }
+            }
+            var total = LoadTestTally()
+            for await tally in group { total.merge(tally) }
+            return total
+        }
+        let elapsed = clock.now - start
+        return .success(
+            LoadTestReport(
+                tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency,
+                players: playerCount, cpu: meter.stop(deliveries: tally.delivered), floor: floor, mode: .prepared,
+                prepared: count, preparation: preparation))
+    }
+
+    /// Prepares `count` purchases, untimed, with the emulator's faults already set: one
+    /// share per worker, in worker order, and how long it took; fails when any could not be
+    /// prepared.
+    func prepareAll(
+        _ count: Int, client: LoadTestClient
+    ) async -> Result<(shares: [[PreparedPurchase]], preparation: Duration), LoadTestClient.Failure> {
         let clock = ContinuousClock()
         log("preparing \(count) purchases with \(concurrency) workers (untimed, emulator notifications off)")
         let preparationStart = clock.now
@@ -41,22 +81,7 @@ extension LoadTestCommand {
             }
             return .failure(.init(kind: "preparation failed: \(preparationErrors.errorCount) errors"))
         }
-        log("prepared in \(Int(preparation.components.seconds)) s; reporting them (timed)")
-
-        let start = clock.now
-        let tally = await withTaskGroup(of: LoadTestTally.self) { group in
-            for share in shares {
-                let reporter = LoadTestReporter(client: client, purchases: share.purchases)
-                group.addTask { await reporter.run() }
-            }
-            var total = LoadTestTally()
-            for await tally in group { total.merge(tally) }
-            return total
-        }
-        return .success(
-            LoadTestReport(
-                tally, elapsed: clock.now - start, url: baseURL, productId: product, concurrency: concurrency,
-                players: playerCount, mode: .prepared, prepared: count, preparation: preparation))
+        return .success((shares.map(\.purchases), preparation))
     }
 
     /// Prepares the purchases, one share per worker, in worker order.
@@ -83,10 +108,12 @@ extension LoadTestCommand {
     }
 
     /// `--orders-only`: creates orders until `--seconds` pass.
-    func runOrdersOnly() async throws -> LoadTestReport {
+    func runOrdersOnly(server: LoadTestServerProcess) async throws -> LoadTestReport {
+        let floor = try await LoadTestFloor.measure(seconds: Self.floorSeconds)
         let tokens = playerTokens()
         let client = LoadTestClient(baseURL: baseURL, connections: concurrency)
         let clock = ContinuousClock()
+        let meter = LoadTestCPUMeter(server: server)
         let start = clock.now
         let deadline = start.advanced(by: .milliseconds(Int(seconds * 1_000)))
         let tally = await withTaskGroup(of: LoadTestTally.self) { group in
@@ -100,14 +127,15 @@ extension LoadTestCommand {
             return total
         }
         let elapsed = clock.now - start
+        let cpu = meter.stop(deliveries: tally.deliveries)
         try await client.shutdown()
         return LoadTestReport(
             tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency, players: playerCount,
-            mode: .ordersOnly)
+            cpu: cpu, floor: floor, mode: .ordersOnly)
     }
 
     /// Progress for people, on standard error (standard output carries the report).
-    private func log(_ line: String) {
+    func log(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

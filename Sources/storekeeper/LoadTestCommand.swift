@@ -27,7 +27,21 @@ struct LoadTestCommand: AsyncParsableCommand {
             counts; already_delivered (a race) and anything else fail the run. Exit status 0 \
             when every prepared purchase was delivered exactly once, without errors.
 
+            With --prepared N --export-wrk DIR the purchases are prepared the same way but not \
+            reported: DIR/purchases.tsv gets one line per purchase (player token, a tab, the JSON \
+            body of its POST /v1/purchases) for Scripts/perf/wrk-report.lua, DIR/faults-before.json \
+            the emulator's faults to put back afterwards (notifications stay off until then), and \
+            the wrk command to run is printed.
+
             With --orders-only the workers only create orders (POST /v1/orders) for --seconds.
+
+            Every run also reports the server's CPU time (user + system, from /proc/<pid>/stat) \
+            and the load generator's own during the timed phase, per delivery, the load average \
+            at its start and end, and the P-256 floor: one ES256 verification of a 5 KB signing \
+            input, timed in this process for 1 s before the timed phase (as `storekeeper bench` \
+            times "p256-verify (floor)"), with the ratio of the server's CPU time per delivery to \
+            it. The server is --server-pid, or else, when the URL's host is loopback, the process \
+            listening on the URL's port; otherwise its CPU time is reported unknown.
             """
     )
 
@@ -58,6 +72,19 @@ struct LoadTestCommand: AsyncParsableCommand {
     @Flag(help: "Time only order creation (POST /v1/orders) for --seconds.")
     var ordersOnly = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The server's pid, for its CPU time (default: the process listening on the URL's loopback port).",
+            valueName: "pid"))
+    var serverPid: Int32?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --prepared: write the prepared reports to DIR for wrk (Scripts/perf/wrk-report.lua) "
+                + "instead of sending them.",
+            valueName: "DIR"))
+    var exportWrk: String?
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -69,6 +96,9 @@ struct LoadTestCommand: AsyncParsableCommand {
         guard prepared == nil || !ordersOnly else {
             throw ValidationError("--prepared and --orders-only are different runs: pick one")
         }
+        guard exportWrk == nil || prepared != nil else { throw ValidationError("--export-wrk needs --prepared N") }
+        guard exportWrk?.isEmpty != true else { throw ValidationError("--export-wrk needs a folder") }
+        guard (serverPid ?? 1) > 0 else { throw ValidationError("--server-pid must be positive") }
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
         else { throw ValidationError("--url must be an http(s) URL, e.g. http://127.0.0.1:8080") }
     }
@@ -86,14 +116,22 @@ struct LoadTestCommand: AsyncParsableCommand {
         }
     }
 
+    /// How long the P-256 floor is timed before the timed phase, in seconds.
+    static let floorSeconds: Double = 1
+
     func run() async throws {
+        let server = LoadTestServerProcess.resolve(url: baseURL, given: serverPid)
+        if let exportWrk, let prepared {
+            try await runExport(prepared, to: URL(fileURLWithPath: exportWrk), server: server)
+            return
+        }
         let report: LoadTestReport
         if let prepared {
-            report = try await runPrepared(prepared)
+            report = try await runPrepared(prepared, server: server)
         } else if ordersOnly {
-            report = try await runOrdersOnly()
+            report = try await runOrdersOnly(server: server)
         } else {
-            report = try await runFull()
+            report = try await runFull(server: server)
         }
         print(json ? try report.json() : report.text)
         let passed = report.mode == .prepared ? report.deliveredEveryPreparedPurchaseOnce : report.errors == 0
@@ -101,12 +139,14 @@ struct LoadTestCommand: AsyncParsableCommand {
     }
 
     /// The default run: order, charge and report until `--seconds` pass.
-    private func runFull() async throws -> LoadTestReport {
+    private func runFull(server: LoadTestServerProcess) async throws -> LoadTestReport {
+        let floor = try await LoadTestFloor.measure(seconds: Self.floorSeconds)
         let tokens = playerTokens()
         // Fresh devices each run: a device's receipt lists what it bought.
         let run = UUID().uuidString.prefix(8).lowercased()
         let client = LoadTestClient(baseURL: baseURL, connections: concurrency)
         let clock = ContinuousClock()
+        let meter = LoadTestCPUMeter(server: server)
         let start = clock.now
         let deadline = start.advanced(by: .milliseconds(Int(seconds * 1_000)))
         let tally = await withTaskGroup(of: LoadTestTally.self) { group in
@@ -121,9 +161,11 @@ struct LoadTestCommand: AsyncParsableCommand {
             return total
         }
         let elapsed = clock.now - start
+        let cpu = meter.stop(deliveries: tally.deliveries)
         try await client.shutdown()
 
         return LoadTestReport(
-            tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency, players: playerCount)
+            tally, elapsed: elapsed, url: baseURL, productId: product, concurrency: concurrency, players: playerCount,
+            cpu: cpu, floor: floor)
     }
 }

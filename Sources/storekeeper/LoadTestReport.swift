@@ -66,11 +66,25 @@ struct LoadTestReport: Encodable {
     var errorsByKind: [String: Int]
     /// Latencies per ``LoadTestPhase`` (raw value), in milliseconds.
     var latencyMilliseconds: [String: Latency]
+    /// The server's and the load generator's CPU time during the timed phase, and the load
+    /// average at its start and end.
+    var cpu: LoadTestCPU
+    /// One P-256 signature verification, timed in the load generator before the timed phase.
+    var floor: LoadTestFloor
+    /// The server's CPU time per delivery over ``floor``'s p50: how many P-256 verifications
+    /// a delivery costs the server (when its CPU time is known and there were deliveries).
+    var serverCPUPerDeliveryToFloor: Double?
 
     init(
         _ tally: LoadTestTally, elapsed: Duration, url: String, productId: String, concurrency: Int, players: Int,
-        mode: LoadTestMode = .full, prepared: Int? = nil, preparation: Duration? = nil
+        cpu: LoadTestCPU, floor: LoadTestFloor, mode: LoadTestMode = .full, prepared: Int? = nil,
+        preparation: Duration? = nil
     ) {
+        self.cpu = cpu
+        self.floor = floor
+        serverCPUPerDeliveryToFloor = cpu.serverMicrosecondsPerDelivery.flatMap {
+            floor.p50Microseconds > 0 ? $0 / floor.p50Microseconds : nil
+        }
         elapsedSeconds = Self.seconds(elapsed)
         self.mode = mode
         self.prepared = prepared
@@ -148,7 +162,42 @@ struct LoadTestReport: Encodable {
         case .ordersOnly:
             lines.append("(order = POST /v1/orders: one ledger transaction, the order row and its history event)")
         }
+        lines.append(contentsOf: cpuLines)
         return lines.joined(separator: "\n")
+    }
+
+    /// The CPU and floor lines of ``text``.
+    private var cpuLines: [String] {
+        var lines: [String] = []
+        if let seconds = cpu.serverSeconds, let pid = cpu.serverPid {
+            lines.append(
+                String(format: "server CPU: %.2f s", seconds)
+                    + (cpu.serverMicrosecondsPerDelivery.map { String(format: ", %.1f µs per delivery", $0) } ?? "")
+                    + " (pid \(pid), \(cpu.serverNote); user + system, timed phase only)")
+        } else {
+            lines.append("server CPU: unknown (\(cpu.serverNote))")
+        }
+        if let seconds = cpu.loadGeneratorSeconds {
+            lines.append(
+                String(format: "load generator CPU: %.2f s", seconds)
+                    + (cpu.loadGeneratorMicrosecondsPerDelivery.map { String(format: ", %.1f µs per delivery", $0) }
+                        ?? ""))
+        }
+        lines.append(
+            String(
+                format: "P-256 floor: %.1f µs per verify (p50; mean %.1f µs, %d verifies of a %d-byte signing input, "
+                    + "timed here before the timed phase)", floor.p50Microseconds, floor.meanMicroseconds,
+                floor.verifies, floor.signingInputBytes))
+        if let ratio = serverCPUPerDeliveryToFloor {
+            lines.append(String(format: "server CPU per delivery / P-256 floor: %.2f", ratio))
+        }
+        func average(_ load: LoadTestLoadAverage?) -> String {
+            load.map { String(format: "%.2f %.2f %.2f", $0.oneMinute, $0.fiveMinutes, $0.fifteenMinutes) } ?? "unknown"
+        }
+        lines.append(
+            "load average (1, 5, 15 min): \(average(cpu.loadAverageStart)) at the start, "
+                + "\(average(cpu.loadAverageEnd)) at the end")
+        return lines
     }
 
     private static func seconds(_ duration: Duration) -> Double {
