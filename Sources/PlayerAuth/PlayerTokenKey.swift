@@ -38,6 +38,15 @@ public struct PlayerTokenKey: Sendable {
     public func playerId(from token: String, now: Date = Date(), leeway: TimeInterval = 30) throws(PlayerTokenError)
         -> String
     {
+        try claims(from: token).playerId(at: now, leeway: leeway)
+    }
+
+    /// The claims of a token whose form and signature are valid (every check of
+    /// ``playerId(from:now:leeway:)`` but the clock's): what a verifier may keep for a token
+    /// it sees again, checking only ``PlayerTokenClaims/playerId(at:leeway:)`` then.
+    ///
+    /// - Throws: ``PlayerTokenError/invalid(_:)``.
+    public func claims(from token: String) throws(PlayerTokenError) -> PlayerTokenClaims {
         guard token.utf8.count <= Self.maximumTokenLength else { throw .invalid("not a compact JWT") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .invalid("not a compact JWT") }
@@ -56,10 +65,7 @@ public struct PlayerTokenKey: Sendable {
             throw .invalid("the JWT has no sub (player id)")
         }
         guard let expiry = claims.exp else { throw .invalid("the JWT has no exp") }
-        let time = now.timeIntervalSince1970
-        guard expiry + leeway > time else { throw .expired }
-        if let notBefore = claims.nbf, notBefore - leeway > time { throw .invalid("the JWT is not valid yet") }
-        return subject
+        return PlayerTokenClaims(playerId: subject, expiry: expiry, notBefore: claims.nbf)
     }
 
     /// Issues a token for `playerId` expiring `lifetime` seconds after `now` (rounded down
@@ -81,6 +87,27 @@ public struct PlayerTokenKey: Sendable {
         var sub: String?
         var exp: Double?
         var nbf: Double?
+    }
+}
+
+/// What a validly signed player token says: who, and when it is valid.
+public struct PlayerTokenClaims: Sendable, Hashable {
+    /// The player id (`sub`).
+    public let playerId: String
+    /// `exp`, seconds since 1970.
+    public let expiry: Double
+    /// `nbf`, seconds since 1970, when the token has one.
+    public let notBefore: Double?
+
+    /// The player id if the token is valid at `now`: `exp` (plus `leeway`) is after it and
+    /// `nbf`, when present, is not (less `leeway`).
+    ///
+    /// - Throws: ``PlayerTokenError/expired`` or ``PlayerTokenError/invalid(_:)`` (not valid yet).
+    public func playerId(at now: Date, leeway: TimeInterval) throws(PlayerTokenError) -> String {
+        let time = now.timeIntervalSince1970
+        guard expiry + leeway > time else { throw .expired }
+        if let notBefore, notBefore - leeway > time { throw .invalid("the JWT is not valid yet") }
+        return playerId
     }
 }
 

@@ -41,5 +41,23 @@ struct LedgerJSONWriterTests {
         #expect(LedgerJSON.flags([]) == "[]")
     }
 
+    @Test("a delivery message: the bytes of Foundation's encoder with sorted keys (slashes escaped)")
+    func deliveryMessage() throws {
+        var purchase = Purchase(
+            transactionId: "2000000123/4", originalTransactionId: Self.awkward, playerId: "player/1",
+            orderId: "order-1", productId: "com.example.coins/100", quantity: 3, environment: .sandbox,
+            source: .clientSignedTransaction, flags: ["unbound", "sandbox_in_production"],
+            grants: ["coins": 300, "Gems/x": .max], status: .delivered,
+            purchaseDate: Date(timeIntervalSince1970: 1_700_000_000.123), deliveredAt: Date())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for orderId in ["order-1", nil] {
+            purchase.orderId = orderId
+            let message = DeliveryMessage(purchase: purchase)
+            #expect(try message.encoded() == (try encoder.encode(message)), "orderId \(orderId ?? "nil")")
+            #expect(try DeliveryMessage.decode(try message.encoded()) == message)
+        }
+    }
+
     private func awkward() -> String { Self.awkward }
 }

@@ -22,6 +22,22 @@ struct PlayerTokenTests {
         #expect(throws: ServerError.self) { try verifier.playerId(from: token, now: now.addingTimeInterval(100)) }
     }
 
+    @Test("a token verified before is answered again only while the clock allows, and only by its key's verifier")
+    func verifiedBefore() throws {
+        let now = Date()
+        let token = PlayerTokenVerifier.issue(
+            playerId: "p", secret: "the-login-servers-secret", lifetime: 60, now: now)
+        for _ in 0..<3 { #expect(try verifier.playerId(from: token, now: now) == "p") }
+        #expect { try verifier.playerId(from: token, now: now.addingTimeInterval(100)) } throws: { error in
+            (error as? ServerError)?.code == "token_expired"
+        }
+        #expect(try verifier.playerId(from: token, now: now.addingTimeInterval(10)) == "p")
+        let otherKey = PlayerTokenVerifier(secret: "another-secret")
+        #expect { try otherKey.playerId(from: token, now: now) } throws: { error in
+            (error as? ServerError)?.code == "invalid_token"
+        }
+    }
+
     @Test("wrong secret, alg none, tampered claims, missing sub or exp, and garbage are invalid_token")
     func invalid() throws {
         let good = PlayerTokenVerifier.issue(playerId: "alice", secret: "the-login-servers-secret")

@@ -52,10 +52,25 @@ public struct DeliveryMessage: Sendable, Hashable, Codable {
         try JSONDecoder().decode(DeliveryMessage.self, from: payload)
     }
 
-    /// The JSON body (keys sorted, so equal messages have equal bytes).
+    /// The JSON body (keys sorted, so equal messages have equal bytes): the bytes
+    /// Foundation's `JSONEncoder` with `.sortedKeys` gives, written directly.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
+        var writer = LedgerJSON.Writer(escapesSlashes: true)
+        var members: [(key: String, write: (inout LedgerJSON.Writer) -> Void)] = [
+            ("kind", { $0.string(kind) }),
+            ("playerId", { $0.string(playerId) }),
+            ("transactionId", { $0.string(transactionId) }),
+            ("originalTransactionId", { $0.string(originalTransactionId) }),
+            ("productId", { $0.string(productId) }),
+            ("quantity", { $0.integer(Int64(quantity)) }),
+            ("grants", { $0.object(grants.sorted { $0.key < $1.key }) { writer, amount in writer.integer(amount) } }),
+            ("environment", { $0.string(environment) }),
+            ("source", { $0.string(source) }),
+            ("flags", { $0.stringArray(flags) }),
+            ("purchaseDate", { $0.integer(purchaseDate) }),
+        ]
+        if let orderId { members.append(("orderId", { $0.string(orderId) })) }
+        writer.object(members)
+        return Data(writer.bytes)
     }
 }

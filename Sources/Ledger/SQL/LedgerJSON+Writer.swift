@@ -19,21 +19,19 @@ extension LedgerJSON {
     /// Flags as a sorted JSON array of strings.
     static func flags(_ flags: Set<String>) -> String {
         var writer = Writer()
-        writer.bytes.append(UInt8(ascii: "["))
-        for (index, flag) in flags.sorted().enumerated() {
-            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-            writer.string(flag)
-        }
-        writer.bytes.append(UInt8(ascii: "]"))
+        writer.stringArray(flags.sorted())
         return writer.text
     }
 
     /// Appends JSON to a byte buffer, escaping strings as Foundation's encoder does.
-    private struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
+        /// Whether `/` is written `\/` (Foundation's default, without `.withoutEscapingSlashes`).
+        var escapesSlashes = false
 
-        init() {
-            bytes.reserveCapacity(128)
+        init(escapesSlashes: Bool = false) {
+            self.escapesSlashes = escapesSlashes
+            bytes.reserveCapacity(256)
         }
 
         var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -51,6 +49,22 @@ extension LedgerJSON {
             bytes.append(UInt8(ascii: "}"))
         }
 
+        /// An object of members written by their closures, keys sorted by code point.
+        mutating func object(_ members: [(key: String, write: (inout Writer) -> Void)]) {
+            object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.write) }) { writer, write in
+                write(&writer)
+            }
+        }
+
+        mutating func stringArray(_ values: [String]) {
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(value)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+
         mutating func integer(_ value: Int64) {
             bytes.append(contentsOf: String(value).utf8)
         }
@@ -61,6 +75,8 @@ extension LedgerJSON {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
                 case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "/") where escapesSlashes:
+                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
                 case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
                 case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
                 case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerAuth
+import Synchronization
 
 /// Player tokens: compact JWTs signed with HS256 by the game's login server, carrying the
 /// player id in `sub` and an expiry in `exp` (seconds since 1970).
@@ -8,6 +9,9 @@ import PlayerAuth
 /// server's errors.
 public struct PlayerTokenVerifier: Sendable {
     private let key: PlayerTokenKey
+    /// Tokens whose signature verified, by their exact text: a player's next request with
+    /// the same token skips decoding and the HMAC, and only the clock is checked again.
+    private let verified = VerifiedTokens()
     /// Seconds of clock difference tolerated on `exp` and `nbf`.
     public let leeway: TimeInterval
 
@@ -23,7 +27,13 @@ public struct PlayerTokenVerifier: Sendable {
     ///   `sub`, no `exp`) or `token_expired`.
     public func playerId(from token: String, now: Date = Date()) throws(ServerError) -> String {
         do throws(PlayerTokenError) {
-            return try key.playerId(from: token, now: now, leeway: leeway)
+            if let claims = verified.claims(of: token) {
+                return try claims.playerId(at: now, leeway: leeway)
+            }
+            let claims = try key.claims(from: token)
+            let playerId = try claims.playerId(at: now, leeway: leeway)
+            verified.remember(claims, of: token)
+            return playerId
         } catch {
             switch error {
             case .invalid(let message): throw .invalidToken(message)
@@ -38,5 +48,23 @@ public struct PlayerTokenVerifier: Sendable {
         -> String
     {
         PlayerTokenKey(secret: secret).issue(playerId: playerId, lifetime: lifetime, now: now)
+    }
+}
+
+/// The claims of tokens verified with one key, by token text, at most ``capacity`` of them
+/// (forgotten all at once when full: a token missing here is simply verified again).
+private final class VerifiedTokens: Sendable {
+    static let capacity = 10_000
+    private let claimsByToken = Mutex<[String: PlayerTokenClaims]>([:])
+
+    func claims(of token: String) -> PlayerTokenClaims? {
+        claimsByToken.withLock { $0[token] }
+    }
+
+    func remember(_ claims: PlayerTokenClaims, of token: String) {
+        claimsByToken.withLock { claimsByToken in
+            if claimsByToken.count >= Self.capacity { claimsByToken.removeAll(keepingCapacity: true) }
+            claimsByToken[token] = claims
+        }
     }
 }
