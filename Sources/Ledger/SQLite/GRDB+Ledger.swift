@@ -1,55 +1,7 @@
 import Foundation
 import GRDB
 
-extension Row: LedgerRow {
-    func text(_ column: String) throws -> String? {
-        let value: DatabaseValue = self[column]
-        switch value.storage {
-        case .null: return nil
-        case .string(let text): return text
-        default: throw LedgerError.corruptRow("\(column) is not text")
-        }
-    }
-
-    func integer(_ column: String) throws -> Int64? {
-        let value: DatabaseValue = self[column]
-        switch value.storage {
-        case .null: return nil
-        case .int64(let integer): return integer
-        default: throw LedgerError.corruptRow("\(column) is not an integer")
-        }
-    }
-
-    func timestamp(_ column: String) throws -> Date? {
-        try integer(column).map(Date.init(ledgerMilliseconds:))
-    }
-}
-
-extension SQLArgument {
-    /// The value bound for SQLite. Times are epoch milliseconds.
-    var sqliteValue: DatabaseValue {
-        switch self {
-        case .text(let text): text.databaseValue
-        case .integer(let integer): integer.databaseValue
-        case .timestamp(let date): date.ledgerMilliseconds.databaseValue
-        case .null: .null
-        }
-    }
-}
-
 extension Database {
-    /// Runs a statement and returns its rows.
-    func rows(_ statement: LedgerStatement) throws -> [Row] {
-        let prepared = try cachedStatement(sql: statement.sql)
-        return try Row.fetchAll(prepared, arguments: StatementArguments(statement.arguments.map(\.sqliteValue)))
-    }
-
-    /// Runs a statement that returns no rows.
-    func run(_ statement: LedgerStatement) throws {
-        let prepared = try cachedStatement(sql: statement.sql)
-        try prepared.execute(arguments: StatementArguments(statement.arguments.map(\.sqliteValue)))
-    }
-
     /// Runs an operation's statements one after the other, in the caller's transaction,
     /// calling `hook` at its checkpoints.
     ///

@@ -34,6 +34,11 @@ final class SQLiteGroupCommit: Sendable {
         self.writer = writer
     }
 
+    /// How many operations wait for the next group (tests force a group with it).
+    var waitingCount: Int {
+        state.withLock { $0.pending.count }
+    }
+
     /// Runs `body` in the next group's transaction and returns its value once that
     /// transaction committed.
     func perform<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
