@@ -1,3 +1,4 @@
+import Dispatch
 import GRDB
 import Synchronization
 
@@ -27,6 +28,9 @@ final class SQLiteGroupCommit: Sendable {
     }
 
     private let writer: any DatabaseWriter
+    /// Where groups are committed, one at a time: a thread outside Swift's cooperative pool,
+    /// which may block on the writer and the disk without holding up other tasks.
+    private let committer = DispatchQueue(label: "storekeeper.ledger.group-commit")
     private let state = Mutex(State())
 
     /// Commits through `writer`'s single writer connection.
@@ -67,13 +71,13 @@ final class SQLiteGroupCommit: Sendable {
                 return true
             }
             if startsCommitting {
-                Task { await self.commitPendingGroups() }
+                committer.async { self.commitPendingGroups() }
             }
         }
     }
 
     /// Commits groups until none is waiting.
-    private func commitPendingGroups() async {
+    private func commitPendingGroups() {
         while true {
             let jobs = state.withLock { state in
                 let jobs = state.pending
@@ -83,7 +87,7 @@ final class SQLiteGroupCommit: Sendable {
             }
             guard !jobs.isEmpty else { return }
             do {
-                try await writer.writeWithoutTransaction { db in try Self.run(jobs, in: db) }
+                try writer.writeWithoutTransaction { db in try Self.run(jobs, in: db) }
                 for job in jobs { job.finish(nil) }
             } catch {
                 for job in jobs { job.finish(error) }
