@@ -19,7 +19,8 @@
 # Needs: python3, curl, jq, wrk, and PostgreSQL 15's initdb/pg_ctl/psql/pgbench (Debian:
 # apt-get install postgresql wrk jq curl). A throwaway PostgreSQL cluster is started (and
 # stopped at the end) with pg_stat_statements, so statements per delivery are counted by the
-# database itself. Run it as root or as a user that may run PostgreSQL.
+# database itself. Run it as root or as a user that may run PostgreSQL. Exit status 1 when a
+# run had errors (a prepared purchase not delivered exactly once, a full-path error).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -51,6 +52,11 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 }
 
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+failures=0
+failed() {
+    log "$*"
+    failures=$((failures + 1))
+}
 as_postgres() {
     if [[ $(id -u) -eq 0 ]]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
 }
@@ -146,7 +152,7 @@ run_prepared() { # label binary database concurrency count
         done
         psql_run -d postgres -c "SELECT pg_stat_statements_reset()" >/dev/null
     fi
-    wait "$loadtest" || log "$name: the load test reported errors (see $out/$name.json)"
+    wait "$loadtest" || failed "$name: the load test reported errors (see $out/$name.json)"
     if [[ -n $db ]]; then
         # Statements the server sent (each one round trip: PostgresNIO does not pipeline),
         # without the foreign-key checks PostgreSQL runs by itself at commit.
@@ -170,12 +176,12 @@ for entry in $servers; do
     pid=$(start_server "$label" "$binary" "sqlite:$(mktemp -d)/ledger.sqlite")
     log "$label-full: the full path (order, emulator charge, report) for $seconds_full s at concurrency 32"
     "$storekeeper" loadtest --url "http://127.0.0.1:$port" --concurrency 32 --seconds "$seconds_full" \
-        --server-pid "$pid" --json >"$out/$label-full.json" 2>/dev/null || log "$label-full: errors"
+        --server-pid "$pid" --json >"$out/$label-full.json" 2>/dev/null || failed "$label-full: errors"
     stop_server "$pid"
     pid=$(start_server "$label" "$binary" "sqlite:$(mktemp -d)/ledger.sqlite")
     log "$label-wrk: $prepared prepared purchases reported by wrk (32 connections, 2 threads)"
     STOREKEEPER=$storekeeper SERVER_PID=$pid "$root/Scripts/perf/wrk-prepared.sh" \
-        "http://127.0.0.1:$port" "$prepared" 32 2 >"$out/$label-wrk.txt" 2>&1 || log "$label-wrk: failed"
+        "http://127.0.0.1:$port" "$prepared" 32 2 >"$out/$label-wrk.txt" 2>&1 || failed "$label-wrk: failed"
     stop_server "$pid"
 done
 
@@ -228,3 +234,7 @@ for entry in $servers; do
     grep -E '^(deliveries|latency|server CPU|wrk CPU|every|FAILED)' "$out/$label-wrk.txt" || true
 done
 printf '\nEvery run'"'"'s JSON and logs: %s\n' "$out"
+if ((failures > 0)); then
+    echo "$failures run(s) failed: a delivery was lost, repeated or refused, or a run did not complete" >&2
+    exit 1
+fi
