@@ -202,8 +202,8 @@ jq -r '.results[] | "| \(.name) | \(.p50Microseconds * 10 | round / 10) | \(.ope
 jq -r '.comparisons | "\nApple JWS warm: \(.appleJWSWarmVersusAppleLibrary * 10 | round / 10)x Apple library reference (240/s); production receipts: \(.productionReceiptOperationsPerSecond | round)/s"' \
     "$out/bench.json"
 
-printf '\n| server | ledger | c | deliveries/s | p50 ms | p99 ms | server CPU µs/delivery | / P-256 floor | PG round trips/delivery | errors |\n'
-printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+printf '\n| server | ledger | c | deliveries/s | p50 ms | p99 ms | server CPU µs/delivery | / P-256 floor | PG round trips/delivery | load generator CPU µs/delivery | load avg | errors |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for entry in $servers; do
     label=${entry%%=*}
     for database in sqlite postgres; do
@@ -216,7 +216,7 @@ for entry in $servers; do
                     'BEGIN { if (d > 0) printf "%.2f", s / d; else print "-" }')
             fi
             jq -r --arg srv "$label" --arg db "$database" --arg c "$concurrency" --arg st "$statements" \
-                --argjson floor "$floor" '"| \($srv) | \($db) | \($c) | \(.deliveriesPerSecond | round) | \(.latencyMilliseconds.report.p50 * 10 | round / 10) | \(.latencyMilliseconds.report.p99 * 10 | round / 10) | \(.cpu.serverMicrosecondsPerDelivery // 0 | round) | \((.cpu.serverMicrosecondsPerDelivery // 0) / $floor * 100 | round / 100) | \($st) | \(.errors) |"' \
+                --argjson floor "$floor" '"| \($srv) | \($db) | \($c) | \(.deliveriesPerSecond | round) | \(.latencyMilliseconds.report.p50 * 10 | round / 10) | \(.latencyMilliseconds.report.p99 * 10 | round / 10) | \(.cpu.serverMicrosecondsPerDelivery // 0 | round) | \((.cpu.serverMicrosecondsPerDelivery // 0) / $floor * 100 | round / 100) | \($st) | \(.cpu.loadGeneratorMicrosecondsPerDelivery // 0 | round) | \(.cpu.loadAverageStart.oneMinute // 0) | \(.errors) |"' \
                 "$out/$name.json"
         done
     done
