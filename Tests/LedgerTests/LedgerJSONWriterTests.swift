@@ -22,7 +22,7 @@ struct LedgerJSONWriterTests {
     func strings() throws {
         let object = [
             "b": "1", "B": "2", "a10": "3", "a2": "4", "_": awkward(), "é": "", "Z": "z", "a-b": "x\ny",
-            Self.awkward: "key",
+            Self.awkward: "key", "e\u{301}clair": "decomposed, sorted by its bytes before fudge", "fudge": "f",
         ]
         #expect(LedgerJSON.text(object) == (try Self.encoderText(object)))
         #expect(LedgerJSON.text([String: String]()) == (try Self.encoderText([String: String]())))
@@ -30,7 +30,9 @@ struct LedgerJSONWriterTests {
 
     @Test("integers, including the extremes")
     func integers() throws {
-        let object: [String: Int64] = ["coins": 100, "gems": -5, "min": .min, "max": .max, "zero": 0]
+        let object: [String: Int64] = [
+            "coins": 100, "gems": -5, "min": .min, "max": .max, "zero": 0, "e\u{301}clair": 1, "fudge": 2,
+        ]
         #expect(LedgerJSON.text(object) == (try Self.encoderText(object)))
     }
 

@@ -63,7 +63,14 @@ public struct DeliveryMessage: Sendable, Hashable, Codable {
             ("originalTransactionId", { $0.string(originalTransactionId) }),
             ("productId", { $0.string(productId) }),
             ("quantity", { $0.integer(Int64(quantity)) }),
-            ("grants", { $0.object(grants.sorted { $0.key < $1.key }) { writer, amount in writer.integer(amount) } }),
+            (
+                "grants",
+                {
+                    $0.object(grants.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { writer, amount in
+                        writer.integer(amount)
+                    }
+                }
+            ),
             ("environment", { $0.string(environment) }),
             ("source", { $0.string(source) }),
             ("flags", { $0.stringArray(flags) }),

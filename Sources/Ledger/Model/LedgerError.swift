@@ -25,6 +25,12 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// The PostgreSQL server refused a statement.
     case database(message: String, sqlState: String?)
 
+    /// Whether a statement refused with this SQLSTATE may succeed when run again
+    /// (serialization failure, deadlock).
+    static func isTransient(_ sqlState: String?) -> Bool {
+        sqlState == "40001" || sqlState == "40P01"
+    }
+
     /// A one-line explanation for logs and operators.
     public var description: String {
         switch self {

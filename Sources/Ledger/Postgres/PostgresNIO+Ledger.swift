@@ -80,7 +80,7 @@ extension PSQLError {
 
     /// Whether running the whole transaction again may succeed (serialization failure,
     /// deadlock).
-    var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" }
+    var isTransient: Bool { LedgerError.isTransient(sqlState) }
 
     /// The error as the ledger reports it: the server's message and SQLSTATE, or the
     /// client's detailed description.

@@ -1,18 +1,23 @@
 extension LedgerJSON {
-    /// A flat object of strings as JSON text, keys sorted by code point: the text
+    /// A flat object of strings as JSON text, keys sorted by their UTF-8 bytes (as
+    /// Foundation's encoder sorts them on Linux, and PostgreSQL's `COLLATE "C"`): the text
     /// ``text(_:)`` gives for it (Foundation's `JSONEncoder` with sorted keys and unescaped
     /// slashes), written directly, without the encoder's per-call machinery.
     static func text(_ object: [String: String]) -> String {
         var writer = Writer()
-        writer.object(object.sorted { $0.key < $1.key }) { writer, value in writer.string(value) }
+        writer.object(object.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { writer, value in
+            writer.string(value)
+        }
         return writer.text
     }
 
-    /// A flat object of integers (e.g. ``Grants``) as JSON text, keys sorted by code point;
+    /// A flat object of integers (e.g. ``Grants``) as JSON text, keys sorted by their UTF-8 bytes;
     /// see ``text(_:)-(Dictionary<String,String>)``.
     static func text(_ object: [String: Int64]) -> String {
         var writer = Writer()
-        writer.object(object.sorted { $0.key < $1.key }) { writer, value in writer.integer(value) }
+        writer.object(object.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { writer, value in
+            writer.integer(value)
+        }
         return writer.text
     }
 
@@ -49,9 +54,13 @@ extension LedgerJSON {
             bytes.append(UInt8(ascii: "}"))
         }
 
-        /// An object of members written by their closures, keys sorted by code point.
+        /// An object of members written by their closures, keys sorted by their UTF-8 bytes.
         mutating func object(_ members: [(key: String, write: (inout Writer) -> Void)]) {
-            object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.write) }) { writer, write in
+            object(
+                members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
+                    (key: $0.key, value: $0.write)
+                }
+            ) { writer, write in
                 write(&writer)
             }
         }

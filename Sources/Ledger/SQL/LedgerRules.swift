@@ -49,10 +49,12 @@ enum LedgerRules {
         }
     }
 
-    /// Grants in a fixed item order: balances are always locked in the same order, so
-    /// concurrent PostgreSQL transactions touching one player cannot deadlock.
+    /// Grants in a fixed item order, by the names' UTF-8 bytes (the order of PostgreSQL's
+    /// `COLLATE "C"`, which `storekeeper_deliver_by_order` posts in): balances are always
+    /// locked in the same order, so concurrent PostgreSQL transactions touching one player
+    /// cannot deadlock.
     static func ordered(_ grants: Grants) -> [(item: String, amount: Int64)] {
-        grants.sorted { $0.key < $1.key }.map { (item: $0.key, amount: $0.value) }
+        grants.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { (item: $0.key, amount: $0.value) }
     }
 
     /// The order as stored: token lowercased, dates at the ledger's resolution.

@@ -7,9 +7,10 @@ import Synchronization
 /// transaction, each in a savepoint of its own, and are committed (and synced to disk) once.
 ///
 /// Each caller gets its own operation's answer only after the shared commit is durable, so
-/// what a caller is told is exactly what a transaction of its own would have told it: an
-/// operation that throws is rolled back to its savepoint alone (the others go on); a commit
-/// that fails fails every operation of the group, none of which was acknowledged. Operations
+/// nothing is acknowledged that is not on disk: an operation that throws is rolled back to
+/// its savepoint alone (the others go on) and its caller gets its error; a commit that fails,
+/// or an error after which SQLite ended the whole transaction (I/O, full disk), fails every
+/// operation of the group, none of which was acknowledged (retry). Operations
 /// run in arrival order, each seeing the writes of those before it, as on SQLite's single
 /// writer. Separate stores (processes) on one file are still serialized by SQLite's lock.
 final class SQLiteGroupCommit: Sendable {

@@ -55,6 +55,12 @@ extension Database {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         defer { sqlite3_reset(handle) }
+        guard sqlite3_bind_parameter_count(handle) == statement.arguments.count else {
+            throw LedgerError.database(
+                message: "\(statement.arguments.count) arguments for \(sqlite3_bind_parameter_count(handle)) "
+                    + "parameters in: \(statement.sql)",
+                sqlState: nil)
+        }
         for (offset, argument) in statement.arguments.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32

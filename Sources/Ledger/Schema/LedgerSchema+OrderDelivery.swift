@@ -2,7 +2,7 @@ extension LedgerSchema {
     /// PostgreSQL: `storekeeper_deliver_by_order`, the delivery of a transaction reported with
     /// the order its `appAccountToken` names, in one statement (one round trip), for
     /// ``LedgerStore/deliverByOrder(_:appAccountToken:)``. SQLite runs the same steps as
-    /// statements of one transaction (``LedgerWrites/deliverByOrder(_:appAccountToken:at:)``),
+    /// statements of one transaction (``LedgerWrites/deliverByOrder(_:dialect:)``),
     /// so it needs nothing here.
     ///
     /// The function takes the refund-state lock of the transaction id (as every delivery

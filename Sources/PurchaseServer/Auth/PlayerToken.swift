@@ -27,12 +27,15 @@ public struct PlayerTokenVerifier: Sendable {
     ///   `sub`, no `exp`) or `token_expired`.
     public func playerId(from token: String, now: Date = Date()) throws(ServerError) -> String {
         do throws(PlayerTokenError) {
-            if let claims = verified.claims(of: token) {
+            // Only ASCII text is looked up: `String` equality is canonical equivalence, and a
+            // compact JWT is ASCII, so for it equal strings are equal bytes.
+            let cacheable = token.utf8.allSatisfy { $0 < 0x80 }
+            if cacheable, let claims = verified.claims(of: token) {
                 return try claims.playerId(at: now, leeway: leeway)
             }
             let claims = try key.claims(from: token)
             let playerId = try claims.playerId(at: now, leeway: leeway)
-            verified.remember(claims, of: token)
+            if cacheable { verified.remember(claims, of: token) }
             return playerId
         } catch {
             switch error {
