@@ -69,9 +69,11 @@ as_postgres "'$pg_bin/initdb' -D '$pg_dir/data' -U postgres --auth=trust" >"$out
 as_postgres "'$pg_bin/pg_ctl' -D '$pg_dir/data' -l '$pg_dir/server.log' -w start -o \"-p $pg_port -k '$pg_dir' \
     -c max_connections=200 -c shared_preload_libraries=pg_stat_statements -c listen_addresses=127.0.0.1\"" \
     >"$out/pg_ctl.log" 2>&1
-servers_started=()
+# Servers are started in command substitutions (subshells): their pids go to a file.
+server_pids=$out/server-pids
+: >"$server_pids"
 cleanup() {
-    for pid in "${servers_started[@]}"; do kill "$pid" 2>/dev/null || true; done
+    while read -r pid; do kill "$pid" 2>/dev/null || true; done <"$server_pids"
     as_postgres "'$pg_bin/pg_ctl' -D '$pg_dir/data' -m fast stop" >/dev/null 2>&1 || true
     rm -rf "$pg_dir"
 }
@@ -113,15 +115,15 @@ start_server() { # label binary database-url -> pid on stdout
     local log_file=$out/server-$1-$port.log
     "$2" serve --dev --port "$port" --database "$3" >"$log_file" 2>&1 &
     local pid=$!
-    servers_started+=("$pid")
-    for _ in $(seq 1 150); do
+    echo "$pid" >>"$server_pids"
+    for _ in $(seq 1 600); do
         curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && {
             echo "$pid"
             return
         }
         sleep 0.2
     done
-    echo "$0: the server $2 did not start; see $log_file" >&2
+    echo "$0: the server $2 did not answer /healthz within 120 s; see $log_file" >&2
     exit 1
 }
 stop_server() {
