@@ -22,7 +22,7 @@ enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks, orderDelivery,
+        subscriptionRechecks, orderDelivery, eventLookup,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

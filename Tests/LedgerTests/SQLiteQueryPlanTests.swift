@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import Ledger
+
+/// The statements a delivery runs look one transaction up by an index on its id: none walks
+/// an index whose range grows with the whole ledger (every event of a type). SQLite keeps no
+/// statistics here, so its plan follows from the indexes alone; the plan is read back with
+/// `EXPLAIN QUERY PLAN` on a migrated ledger.
+struct SQLiteQueryPlanTests {
+    /// The plan of `statement`, one line per step.
+    private func plan(of statement: LedgerStatement, in store: SQLiteLedgerStore) async throws -> [String] {
+        try await store.writer.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + statement.sql,
+                arguments: StatementArguments(statement.arguments.map { _ in String?.none })
+            ).map { $0["detail"] as String }
+        }
+    }
+
+    @Test(
+        "a delivery's lookups of a transaction's events use the index by transaction, never the one by type",
+        arguments: [
+            ("seenBefore", LedgerSQL.seenBefore(transactionId: "2000000000000001")),
+            ("notificationEvents", LedgerSQL.notificationEvents(transactionId: "2000000000000001")),
+            ("refundMovements", LedgerSQL.refundMovements(transactionId: "2000000000000001")),
+        ])
+    func transactionEventLookupsUseTheTransactionIndex(name: String, statement: LedgerStatement) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try await store.migrate()
+        let steps = try await plan(of: statement, in: store).filter { $0.contains("history_events") }
+        #expect(!steps.isEmpty, "\(name) reads history_events")
+        for step in steps {
+            #expect(step.contains("INDEX history_events_by_transaction (transaction_id=?"), "\(name): \(step)")
+        }
+        try await store.close()
+    }
+}
