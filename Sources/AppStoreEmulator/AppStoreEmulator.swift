@@ -155,10 +155,25 @@ public actor AppStoreEmulator {
 
     // MARK: State helpers
 
-    /// Applies records to the state and appends them to the journal.
-    func commit(_ records: [EmulatorRecord]) throws {
-        try journal.append(records)
+    /// Appends records to the journal, applies them to the state, and returns once they
+    /// are on disk.
+    ///
+    /// The actor serves other calls while the disk syncs, and they see the new state: the
+    /// records are written (a killed process keeps them) but may not be synced yet. Every
+    /// HTTP answer waits for what was written before it (``respond(_:)``), so no answer
+    /// reports what a power cut could take back; an in-process caller that must not read
+    /// unsynced state calls ``waitForJournal()``.
+    func commit(_ records: [EmulatorRecord]) async throws {
+        let append = try journal.append(records)
         for record in records { state.apply(record) }
+        try await journal.waitUntilDurable(append)
+    }
+
+    /// Returns once everything the emulator has journaled so far is on disk.
+    ///
+    /// - Throws: The error of the `fsync` that was to cover it.
+    public nonisolated func waitForJournal() async throws {
+        try await journal.waitUntilDurable(journal.lastAppend)
     }
 
     func transaction(_ transactionId: String) throws(EmulatorError) -> EmulatedTransaction {
@@ -171,15 +186,13 @@ public actor AppStoreEmulator {
     }
 
     /// Keeps a delivery attempt in the notification's history.
-    func record(_ attempt: NotificationSendAttempt) {
-        guard var notification = state.notifications[attempt.notificationUUID] else { return }
-        notification.attempts.append(
-            EmulatedNotification.Attempt(
-                attemptDate: Int64(attempt.attemptDate.timeIntervalSince1970 * 1000),
-                sendAttemptResult: attempt.sendAttemptResult.rawValue
-            )
+    func record(_ attempt: NotificationSendAttempt) async {
+        guard state.notifications[attempt.notificationUUID] != nil else { return }
+        let kept = EmulatedNotification.Attempt(
+            attemptDate: Int64(attempt.attemptDate.timeIntervalSince1970 * 1000),
+            sendAttemptResult: attempt.sendAttemptResult.rawValue
         )
-        try? commit([.notification(notification)])
+        try? await commit([.notificationAttempt(notificationUUID: attempt.notificationUUID, attempt: kept)])
     }
 }
 

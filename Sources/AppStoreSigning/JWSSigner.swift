@@ -11,17 +11,22 @@ public struct JWSSigner: Sendable {
     /// The chain whose leaf key signs and whose certificates go into `x5c`.
     public let chain: SigningChain
     private let key: P256.Signing.PrivateKey
+    /// ``defaultHeader`` encoded once, as the first segment of a compact JWS: the header
+    /// (three certificates) is most of what a signature encodes.
+    private let defaultHeaderSegment: String
 
     /// Creates a signer for an ES256 chain.
     ///
     /// - Parameter chain: The signing chain.
-    /// - Throws: ``SigningError/wrongKeyAlgorithm(expected:actual:)`` for an RSA chain.
+    /// - Throws: ``SigningError/wrongKeyAlgorithm(expected:actual:)`` for an RSA chain;
+    ///   ``SigningError/jsonEncodingFailed(_:)`` if its header does not encode.
     public init(chain: SigningChain) throws {
         guard case .p256(let key) = chain.leafKey else {
             throw SigningError.wrongKeyAlgorithm(expected: .es256, actual: chain.algorithm)
         }
         self.chain = chain
         self.key = key
+        self.defaultHeaderSegment = try Self.encodeJSON(JWSHeader.apple(for: chain)).base64URLEncodedString
     }
 
     /// The header the signer uses by default: ``JWSHeader/apple(for:)``.
@@ -46,7 +51,8 @@ public struct JWSSigner: Sendable {
     /// - Returns: The compact JWS.
     /// - Throws: ``SigningError/jsonEncodingFailed(_:)`` or a signing error.
     public func sign(payload: some DataProtocol, header: JWSHeader? = nil) throws -> String {
-        try sign(payload: payload, headerJSON: Self.encodeJSON(header ?? defaultHeader))
+        let headerSegment = try header.map { try Self.encodeJSON($0).base64URLEncodedString } ?? defaultHeaderSegment
+        return try sign(payload: payload, headerSegment: headerSegment)
     }
 
     /// Signs raw payload bytes under raw header bytes, for headers ``JWSHeader`` cannot
@@ -60,7 +66,12 @@ public struct JWSSigner: Sendable {
     /// - Returns: The compact JWS.
     /// - Throws: An error from the P-256 signing operation.
     public func sign(payload: some DataProtocol, headerJSON: some DataProtocol) throws -> String {
-        let signingInput = Data(headerJSON).base64URLEncodedString + "." + Data(payload).base64URLEncodedString
+        try sign(payload: payload, headerSegment: Data(headerJSON).base64URLEncodedString)
+    }
+
+    /// Signs payload bytes under a header already base64url-encoded.
+    private func sign(payload: some DataProtocol, headerSegment: String) throws -> String {
+        let signingInput = headerSegment + "." + Data(payload).base64URLEncodedString
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + signature.rawRepresentation.base64URLEncodedString
     }

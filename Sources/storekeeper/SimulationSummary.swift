@@ -27,6 +27,7 @@ struct SimulationSummary {
             simulate: \(report.players) players, \(report.purchases) purchases, seed \(report.seed)\
             \(report.serial ? ", serial" : ""), \(String(format: "%.1f", report.elapsedSeconds)) s
             """,
+            "time: " + Self.phases(report.phaseSeconds),
             """
             charged \(report.counts.charged), delivered \(report.counts.delivered), refunded \(report.counts.refunded), \
             reversed \(report.reversed)
@@ -83,5 +84,14 @@ struct SimulationSummary {
         }
         if let file = report.historyFile { lines.append("full history: \(file)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The phases' seconds, in the order they happen.
+    private static func phases(_ phases: SimulationPhases) -> String {
+        [
+            ("purchasing", phases.purchasing), ("settling apps", phases.settlingApps),
+            ("delivering notifications", phases.deliveringNotifications), ("reconciling", phases.reconciling),
+            ("judging", phases.judging),
+        ].map { "\($0.0) \(String(format: "%.1f", $0.1)) s" }.joined(separator: ", ")
     }
 }

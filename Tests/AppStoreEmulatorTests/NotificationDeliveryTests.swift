@@ -62,6 +62,12 @@ struct NotificationDeliveryTests {
             #expect(gaps[0] >= 3600 * timeScale - 0.002, "first retry 1 h (scaled) after the first attempt")
             #expect(gaps[1] >= 12 * 3600 * timeScale - 0.002, "second retry 12 h (scaled) after the second")
             // Only lower bounds: on a loaded machine an attempt may start late, never early.
+
+            // The journaled attempts come back after a restart.
+            await fixture.emulator.shutdown()
+            let restarted = try await EmulatorFixture(directory: fixture.directory)
+            #expect(await restarted.emulator.notifications().first?.attempts == history.attempts)
+            await restarted.emulator.shutdown()
         }
     }
 

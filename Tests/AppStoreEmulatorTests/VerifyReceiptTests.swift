@@ -72,6 +72,42 @@ struct VerifyReceiptTests {
         #expect(old.receipt?.inApp?.compactMap(\.transactionId) == [try #require(coins.transactionId)])
     }
 
+    @Test(
+        "a purchase made without its receipt signs none; a receipt asked for later lists every unfinished consumable and everything else, after a restart too"
+    )
+    func receiptOnlyWhenAskedFor() async throws {
+        let first = try await EmulatorFixture()
+        defer { first.remove() }
+        func buy(_ product: String, receipt: Bool = false) async throws -> PurchaseResult {
+            try await first.emulator.purchase(
+                deviceId: "phone", PurchaseRequest(productId: product), includesReceipt: receipt)
+        }
+        let coins = try await buy("coins100")
+        #expect(coins.appReceipt == nil && coins.signedTransaction != nil)
+        let pack = try await buy("levelpack1")
+        let potion = try await buy("potion", receipt: true)
+        let finished = try await buy("coins500")
+        try await first.emulator.finishTransaction(
+            deviceId: "phone", transactionId: try #require(finished.transactionId))
+        let expected = Set([coins, pack, potion].map(\.transactionId))
+        func listed(_ receipt: String?, at emulator: AppStoreEmulator) async -> Set<String?>? {
+            await emulator.verifyReceipt(request(receipt), at: .sandbox).receipt?.inApp.map {
+                Set($0.map(\.transactionId))
+            }
+        }
+        #expect(await listed(try await first.emulator.receipt(deviceId: "phone"), at: first.emulator) == expected)
+        #expect(await listed(potion.appReceipt, at: first.emulator) == expected)
+        await first.emulator.shutdown()
+
+        let second = try await EmulatorFixture(directory: first.directory)
+        #expect(await listed(try await second.emulator.receipt(deviceId: "phone"), at: second.emulator) == expected)
+        try await second.emulator.finishTransaction(deviceId: "phone", transactionId: try #require(coins.transactionId))
+        #expect(
+            await listed(try await second.emulator.receipt(deviceId: "phone"), at: second.emulator)
+                == Set([pack, potion].map(\.transactionId)))
+        await second.emulator.shutdown()
+    }
+
     @Test func verifyReceiptClientFallsBackFromProductionToSandboxOverHTTP() async throws {
         let fixture = try await EmulatorFixture()
         defer { fixture.remove() }

@@ -11,7 +11,7 @@ extension AppStoreEmulator {
 
     /// Changes a device's environment, Ask to Buy, Apple account or billing fault.
     @discardableResult
-    public func updateDevice(_ deviceId: String, settings: DeviceSettings) throws -> EmulatedDevice {
+    public func updateDevice(_ deviceId: String, settings: DeviceSettings) async throws -> EmulatedDevice {
         var device = state.device(deviceId)
         if let environment = settings.environment { device.environment = environment }
         if let askToBuy = settings.askToBuy { device.askToBuy = askToBuy }
@@ -22,7 +22,7 @@ extension AppStoreEmulator {
             device.appleAccount = appleAccount
         }
         if let billingFails = settings.billingFails { device.billingFails = billingFails }
-        try commit([.device(device)])
+        try await commit([.device(device)])
         return device
     }
 
@@ -32,9 +32,17 @@ extension AppStoreEmulator {
     /// subscription whose chain on the Apple account expired or was revoked (the new
     /// transaction joins that chain).
     ///
+    /// - Parameters:
+    ///   - deviceId: The device that buys.
+    ///   - request: What it buys.
+    ///   - includesReceipt: Whether the result carries the device's app receipt
+    ///     (``PurchaseResult/appReceipt``), signed anew with RSA for every charge; a caller
+    ///     that asks ``receipt(deviceId:)`` when it needs one passes `false`.
     /// - Throws: ``EmulatorError`` `already_subscribed` (409) when the Apple account's chain
     ///   in the product's group is active, in grace period or in billing retry.
-    public func purchase(deviceId: String, _ request: PurchaseRequest) async throws -> PurchaseResult {
+    public func purchase(
+        deviceId: String, _ request: PurchaseRequest, includesReceipt: Bool = true
+    ) async throws -> PurchaseResult {
         guard let product = configuration.catalog.product(request.productId) else {
             throw EmulatorError.unknownProduct(request.productId)
         }
@@ -58,7 +66,7 @@ extension AppStoreEmulator {
                 appAccountToken: request.appAccountToken?.lowercased(),
                 environment: environment
             )
-            try commit([.device(device), .pendingPurchase(pending)])
+            try await commit([.device(device), .pendingPurchase(pending)])
             return PurchaseResult(outcome: "pending", pendingId: pending.pendingId)
         }
         return try await charge(
@@ -67,12 +75,17 @@ extension AppStoreEmulator {
             quantity: quantity,
             appAccountToken: request.appAccountToken?.lowercased(),
             environment: environment,
-            extraRecords: [.device(device)]
+            extraRecords: [.device(device)],
+            includesReceipt: includesReceipt
         )
     }
 
-    /// Approves an Ask to Buy purchase: the device is charged now.
-    public func approvePendingPurchase(_ pendingId: String) async throws -> PurchaseResult {
+    /// Approves an Ask to Buy purchase: the device is charged now. The result carries the
+    /// device's app receipt when `includesReceipt` (see
+    /// ``purchase(deviceId:_:includesReceipt:)``).
+    public func approvePendingPurchase(_ pendingId: String, includesReceipt: Bool = true) async throws
+        -> PurchaseResult
+    {
         let pending = try pendingPurchase(pendingId)
         return try await charge(
             deviceId: pending.deviceId,
@@ -80,14 +93,15 @@ extension AppStoreEmulator {
             quantity: pending.quantity,
             appAccountToken: pending.appAccountToken,
             environment: pending.environment,
-            extraRecords: [.pendingResolved(pendingId: pendingId)]
+            extraRecords: [.pendingResolved(pendingId: pendingId)],
+            includesReceipt: includesReceipt
         )
     }
 
     /// Declines an Ask to Buy purchase: nothing is charged.
-    public func declinePendingPurchase(_ pendingId: String) throws {
+    public func declinePendingPurchase(_ pendingId: String) async throws {
         _ = try pendingPurchase(pendingId)
-        try commit([.pendingResolved(pendingId: pendingId)])
+        try await commit([.pendingResolved(pendingId: pendingId)])
     }
 
     /// The purchases waiting for approval on a device.
@@ -102,7 +116,7 @@ extension AppStoreEmulator {
     }
 
     /// Finishes a transaction for the device that bought it.
-    public func finishTransaction(deviceId: String, transactionId: String) throws {
+    public func finishTransaction(deviceId: String, transactionId: String) async throws {
         var transaction = try transaction(transactionId)
         guard transaction.deviceId == deviceId else {
             throw EmulatorError(
@@ -111,7 +125,7 @@ extension AppStoreEmulator {
         }
         guard !transaction.finished else { return }
         transaction.finished = true
-        try commit([.transaction(transaction)])
+        try await commit([.transaction(transaction)])
     }
 
     /// The device's app receipt now, base64, for its own environment.
@@ -122,9 +136,7 @@ extension AppStoreEmulator {
     /// The device's app receipt for `environment`: every purchase it holds, consumables
     /// only until finished.
     public func receipt(deviceId: String, environment: AppStoreEnvironment) throws -> String {
-        let purchases = try state.transactions(of: deviceId, in: environment)
-            .filter { $0.type != .consumable || !$0.finished }
-            .map { try $0.inAppPurchase() }
+        let purchases = try state.receiptTransactions(of: deviceId, in: environment).map { try $0.inAppPurchase() }
         let receipt = AppReceipt(
             receiptType: environment == .production ? "Production" : "ProductionSandbox",
             bundleId: configuration.bundleId,
@@ -170,7 +182,8 @@ extension AppStoreEmulator {
         quantity: Int,
         appAccountToken: String?,
         environment: AppStoreEnvironment,
-        extraRecords: [EmulatorRecord]
+        extraRecords: [EmulatorRecord],
+        includesReceipt: Bool
     ) async throws -> PurchaseResult {
         guard let product = configuration.catalog.product(productId) else {
             throw EmulatorError.unknownProduct(productId)
@@ -198,13 +211,13 @@ extension AppStoreEmulator {
         } else {
             notification = try makeNotification(.oneTimeCharge, transaction: transaction)
         }
-        try commit(records + [.notification(notification)])
+        try await commit(records + [.notification(notification)])
         await send(notification)
         return PurchaseResult(
             outcome: "purchased",
             transactionId: transactionId,
             signedTransaction: try signedTransaction(transaction),
-            appReceipt: try receipt(deviceId: deviceId, environment: environment),
+            appReceipt: includesReceipt ? try receipt(deviceId: deviceId, environment: environment) : nil,
             orderId: transaction.orderId,
             appTransactionId: transaction.appTransactionId
         )

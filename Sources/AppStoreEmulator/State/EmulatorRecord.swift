@@ -6,5 +6,8 @@ enum EmulatorRecord: Codable, Sendable {
     case pendingPurchase(PendingPurchase)
     case pendingResolved(pendingId: String)
     case notification(EmulatedNotification)
+    /// A delivery attempt of a notification journaled before: added to its attempts, so
+    /// an attempt does not write the whole signed notification again.
+    case notificationAttempt(notificationUUID: String, attempt: EmulatedNotification.Attempt)
     case subscription(EmulatedSubscription)
 }

@@ -12,6 +12,12 @@ struct EmulatorState: Sendable {
     /// The ids of each device's unfinished, unrevoked transactions, in the order they
     /// became so: what a device's poll reads, without walking its whole history.
     var unfinishedByDevice: [String: [String]] = [:]
+    /// The positions in ``transactionOrder`` of the transactions each device's app receipt
+    /// lists (all but finished consumables), ascending: a receipt is built from these
+    /// instead of from the device's whole history.
+    private var receiptPositionsByDevice: [String: [Int]] = [:]
+    /// Each transaction's position in ``transactionOrder``.
+    private var orderPositions: [String: Int] = [:]
     var pendingPurchases: [String: PendingPurchase] = [:]
     /// Auto-renewable subscription chains by `originalTransactionId`.
     var subscriptions: [String: EmulatedSubscription] = [:]
@@ -40,10 +46,12 @@ struct EmulatorState: Sendable {
         case .transaction(var transaction):
             upgrade(&transaction)
             if transactions.updateValue(transaction, forKey: transaction.transactionId) == nil {
+                orderPositions[transaction.transactionId] = transactionOrder.count
                 transactionOrder.append(transaction.transactionId)
                 transactionsByDevice[transaction.deviceId, default: []].append(transaction.transactionId)
             }
             track(transaction)
+            trackReceipt(transaction)
             noteAppTransaction(of: transaction)
             // A journal written before chains were kept has none: each subscription is then
             // its one transaction, renewing while its period lasts and expired once it ended
@@ -71,6 +79,8 @@ struct EmulatorState: Sendable {
             if notifications.updateValue(notification, forKey: notification.notificationUUID) == nil {
                 notificationOrder.append(notification.notificationUUID)
             }
+        case .notificationAttempt(let notificationUUID, let attempt):
+            notifications[notificationUUID]?.attempts.append(attempt)
         }
     }
 
@@ -133,6 +143,27 @@ struct EmulatorState: Sendable {
         unfinishedByDevice[transaction.deviceId] = unfinished.isEmpty ? nil : unfinished
     }
 
+    /// Keeps ``receiptPositionsByDevice`` in step with one transaction's new version.
+    private mutating func trackReceipt(_ transaction: EmulatedTransaction) {
+        guard let position = orderPositions[transaction.transactionId] else { return }
+        let listed = transaction.type != .consumable || !transaction.finished
+        var positions = receiptPositionsByDevice[transaction.deviceId] ?? []
+        // The first index not below `position` (positions are ascending).
+        var low = 0
+        var high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if positions[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        let present = low < positions.count && positions[low] == position
+        switch (listed, present) {
+        case (true, false): positions.insert(position, at: low)
+        case (false, true): positions.remove(at: low)
+        case (true, true), (false, false): return
+        }
+        receiptPositionsByDevice[transaction.deviceId] = positions.isEmpty ? nil : positions
+    }
+
     /// The records that rebuild this state, oldest first.
     var records: [EmulatorRecord] {
         devices.values.sorted { $0.deviceId < $1.deviceId }.map(EmulatorRecord.device)
@@ -152,6 +183,14 @@ struct EmulatorState: Sendable {
         var ids = Set(devices.values.filter { $0.appleAccount == appleAccount }.map(\.deviceId))
         if devices[appleAccount] == nil { ids.insert(appleAccount) }
         return ids
+    }
+
+    /// The transactions the device's app receipt lists in one environment, in purchase
+    /// order: every one but the consumables the app finished.
+    func receiptTransactions(of deviceId: String, in environment: AppStoreEnvironment) -> [EmulatedTransaction] {
+        (receiptPositionsByDevice[deviceId] ?? []).compactMap { transactions[transactionOrder[$0]] }.filter {
+            $0.environment == environment
+        }
     }
 
     /// The device's transactions in one environment, in purchase order.

@@ -5,7 +5,8 @@ import PurchaseSDKEmulator
 
 /// A phone's StoreKit backed by the emulator actor itself, without HTTP: the simulation's
 /// devices keep buying while the purchase server restarts, as real phones keep talking to
-/// Apple while a game's backend is down.
+/// Apple while a game's backend is down. The app receipt is signed when the app reads it
+/// (``receipt(refresh:)``), not with every charge.
 struct InProcessStoreClient: StoreClient {
     /// How the phone's StoreKit shows transactions.
     enum Generation: String, Sendable {
@@ -32,14 +33,16 @@ struct InProcessStoreClient: StoreClient {
     func purchase(productId: String, appAccountToken: String, quantity: Int) async throws -> StorePurchaseResult {
         let result = try await emulator.purchase(
             deviceId: deviceId,
-            PurchaseRequest(productId: productId, appAccountToken: appAccountToken, quantity: quantity))
+            PurchaseRequest(productId: productId, appAccountToken: appAccountToken, quantity: quantity),
+            includesReceipt: false)
         guard result.outcome == "purchased" else { return .pending }
         guard let transactionId = result.transactionId, let signed = result.signedTransaction else {
             throw SimulationError("the emulator charged without a transaction")
         }
         return .purchased(
             shown(
-                transactionId: transactionId, productId: productId, appAccountToken: appAccountToken, signed: signed))
+                transactionId: transactionId, productId: productId, appAccountToken: appAccountToken, signed: signed,
+                appTransactionId: result.appTransactionId))
     }
 
     func transactionUpdates() -> AsyncStream<StoreTransaction> {
@@ -50,7 +53,7 @@ struct InProcessStoreClient: StoreClient {
         try await emulator.unfinishedTransactions(deviceId: deviceId).map {
             shown(
                 transactionId: $0.transactionId, productId: $0.productId, appAccountToken: $0.appAccountToken,
-                signed: $0.signedTransaction)
+                signed: $0.signedTransaction, appTransactionId: $0.appTransactionId)
         }
     }
 
@@ -60,7 +63,7 @@ struct InProcessStoreClient: StoreClient {
         try await emulator.restore(deviceId: deviceId).map {
             shown(
                 transactionId: $0.transactionId, productId: $0.productId, appAccountToken: $0.appAccountToken,
-                signed: $0.signedTransaction)
+                signed: $0.signedTransaction, appTransactionId: $0.appTransactionId)
         }
     }
 
@@ -76,15 +79,16 @@ struct InProcessStoreClient: StoreClient {
         promotions.subscribe()
     }
 
-    /// The transaction as this phone's StoreKit generation shows it.
+    /// The transaction as this phone's StoreKit generation shows it; StoreKit 2 with the
+    /// app transaction id the emulator signed into it (given, so it is not decoded again).
     private func shown(
-        transactionId: String, productId: String, appAccountToken: String?, signed: String
+        transactionId: String, productId: String, appAccountToken: String?, signed: String, appTransactionId: String?
     ) -> StoreTransaction {
         switch generation {
         case .storeKit2:
             StoreTransaction(
                 transactionId: transactionId, productId: productId, appAccountToken: appAccountToken,
-                signedTransaction: signed)
+                signedTransaction: signed, appTransactionId: appTransactionId)
         case .storeKit1:
             StoreTransaction(
                 transactionId: transactionId, productId: productId, appAccountToken: nil, signedTransaction: nil)

@@ -1,4 +1,5 @@
 import AppStoreEmulator
+import AsyncHTTPClient
 import Foundation
 import PurchaseSDK
 import PurchaseSDKEmulator
@@ -15,6 +16,9 @@ actor SimulatedDevice {
     private let store: InProcessStoreClient
     private let weather: NetworkWeather
     private let promotions = PromotionBroadcaster()
+    private let storage: PhoneStorage
+    /// The phone's own connections to the server.
+    private let http: HTTPClient
     private var dice: FaultDice
     private var pipeline: PurchasePipeline?
     private var signedIn: String?
@@ -27,6 +31,8 @@ actor SimulatedDevice {
         index: Int, players: [String], generation: InProcessStoreClient.Generation, world: SimulationWorld
     ) {
         id = "device-\(index)"
+        storage = PhoneStorage(label: id)
+        http = world.phones.client()
         self.index = index
         self.players = players
         self.world = world
@@ -292,7 +298,7 @@ actor SimulatedDevice {
     private func decideAskToBuy(approving: Bool) async {
         for pending in await world.emulator.pendingPurchases(deviceId: id) {
             if approving {
-                _ = try? await world.emulator.approvePendingPurchase(pending.pendingId)
+                _ = try? await world.emulator.approvePendingPurchase(pending.pendingId, includesReceipt: false)
             } else {
                 try? await world.emulator.declinePendingPurchase(pending.pendingId)
             }
@@ -331,10 +337,10 @@ actor SimulatedDevice {
                 base: MirroredPurchaseJournal(
                     primary: FilePurchaseJournal(url: appDirectory.appendingPathComponent("journal")),
                     mirror: FilePurchaseJournal(url: keychainDirectory.appendingPathComponent("journal"))),
-                device: id, timeline: world.timeline),
+                device: id, timeline: world.timeline, storage: storage),
             server: PurchaseServerClient(
                 baseURL: world.serverURLs[index % world.serverURLs.count],
-                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: world.http), weather: weather)),
+                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: http), weather: weather)),
             tokens: { PlayerTokenVerifier.issue(playerId: $0, secret: secret) },
             retry: world.retry,
             hooks: PipelineHooks { [weak self] boundary, record in try await self?.pass(boundary, record) })

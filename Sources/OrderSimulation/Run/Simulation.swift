@@ -87,20 +87,25 @@ public struct Simulation: Sendable {
     private func run(
         on stack: DevStack, directory: URL, playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
-        let http = DeviceHTTPTransport.makeClient(connections: max(configuration.players, 8))
+        let phones = PhoneConnections()
+        let http = DeviceHTTPTransport.makeClient(connections: 8)
         do {
             let report = try await run(
-                on: stack, http: http, directory: directory, playerSecret: playerSecret, started: started)
+                on: stack, phones: phones, http: http, directory: directory, playerSecret: playerSecret,
+                started: started)
+            await phones.shutdown()
             try? await http.shutdown()
             return report
         } catch {
+            await phones.shutdown()
             try? await http.shutdown()
             throw error
         }
     }
 
     private func run(
-        on stack: DevStack, http: HTTPClient, directory: URL, playerSecret: String, started: ContinuousClock.Instant
+        on stack: DevStack, phones: PhoneConnections, http: HTTPClient, directory: URL, playerSecret: String,
+        started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let emulator = stack.emulator
         let rates = configuration.faults
@@ -114,7 +119,7 @@ public struct Simulation: Sendable {
         let chaos = ServerChaos(stack: stack, tally: tally)
         let reconciler = ReconcilerDriver(stack: stack, chaos: chaos, started: started)
         let world = SimulationWorld(
-            emulator: emulator, serverURLs: serverURLs, http: http, playerSecret: playerSecret,
+            emulator: emulator, serverURLs: serverURLs, phones: phones, playerSecret: playerSecret,
             directory: directory.appendingPathComponent("devices"), rates: rates, seed: configuration.seed,
             serial: configuration.serial, book: book, tally: tally, timeline: timeline,
             chaos: chaos,
@@ -130,6 +135,8 @@ public struct Simulation: Sendable {
             SubscriptionHousehold(index: $0, world: world, log: subscriptions, period: Self.subscriptionPeriod)
         }
         let steps = configuration.subscriptionSteps
+        var phases = SimulationPhases()
+        var phaseStart = ContinuousClock.now
 
         if configuration.serial {
             await takeTurns(devices, shares: shares, reconciler: reconciler)
@@ -156,10 +163,20 @@ public struct Simulation: Sendable {
         let notificationFaults = await notificationFaultCounts(emulator)
         let appleFaults = await emulator.injectedFaults
         await emulator.setFaults(EmulatorFaults())
+        phases.purchasing = SimulationPhases.seconds(since: phaseStart)
+        phaseStart = .now
         try await quiesce(devices, households, for: .seconds(120))
+        phases.settlingApps = SimulationPhases.seconds(since: phaseStart)
+        phaseStart = .now
         await emulator.waitForNotificationDeliveries()
+        phases.deliveringNotifications = SimulationPhases.seconds(since: phaseStart)
+        phaseStart = .now
         await reconciler.settle("quiesce")
+        phases.reconciling = SimulationPhases.seconds(since: phaseStart)
+        phaseStart = .now
         try await quiesce(devices, households, for: .seconds(30))
+        phases.settlingApps += SimulationPhases.seconds(since: phaseStart)
+        phaseStart = .now
 
         var subscriberPhones: [SubscriberPhone] = []
         var subscriberPlayers: [String] = []
@@ -186,6 +203,7 @@ public struct Simulation: Sendable {
             (verdict, offenders) = try await judge.verdict()
             (entitlements, lag) = try await judge.entitlements()
         }
+        phases.judging = SimulationPhases.seconds(since: phaseStart)
         var figures = await subscriptions.figures
         figures.players = households.count
         figures.verdict = entitlements
@@ -206,6 +224,7 @@ public struct Simulation: Sendable {
             inFlight: verdict.inFlight, serial: configuration.serial, extraQuiesceRounds: rounds,
             outcomeDigest: Self.digest(sequence), instances: stack.instanceCount,
             restartsByInstance: (0..<stack.instanceCount).map { restarts[$0, default: 0] })
+        report.phaseSeconds = phases
         let stillInFlight = Set(verdict.inFlight.map { $0.transactionId ?? $0.appAccountToken ?? "" })
         report.subscriptions = figures
         report.resolvedInFlight = firstInFlight.filter {

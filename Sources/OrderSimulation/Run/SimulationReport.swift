@@ -35,6 +35,8 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     public var seed: UInt64
     /// The run's wall-clock duration.
     public var elapsedSeconds: Double
+    /// How the wall clock divided among the run's phases.
+    public var phaseSeconds = SimulationPhases()
     /// Purchases the players started (promoted ones included).
     public var purchases: Int
     /// Players (the attacker not counted).
@@ -79,7 +81,8 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case reversed, faults, seed, elapsedSeconds, purchases, players, outcomes, offenders, inFlightPurchases
+        case reversed, faults, seed, elapsedSeconds, phaseSeconds, purchases, players, outcomes, offenders,
+            inFlightPurchases
         case resolvedInFlight
         case serial, extraQuiesceRounds, outcomeDigest, historyFile, verdict, instances, restartsByInstance
         case subscriptions
@@ -96,6 +99,7 @@ extension SimulationReport {
         try container.encode(faults, forKey: .faults)
         try container.encode(seed, forKey: .seed)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(phaseSeconds, forKey: .phaseSeconds)
         try container.encode(purchases, forKey: .purchases)
         try container.encode(players, forKey: .players)
         try container.encode(outcomes, forKey: .outcomes)

@@ -1,5 +1,4 @@
 import AppStoreEmulator
-import AsyncHTTPClient
 import Foundation
 import PurchaseSDK
 
@@ -9,8 +8,8 @@ struct SimulationWorld: Sendable {
     let emulator: AppStoreEmulator
     /// Where each server instance answers; device `i` talks to instance `i % count`.
     let serverURLs: [URL]
-    /// The devices' connections to the server.
-    let http: HTTPClient
+    /// Each phone's own connections to the server.
+    let phones: PhoneConnections
     let playerSecret: String
     let directory: URL
     let rates: FaultRates

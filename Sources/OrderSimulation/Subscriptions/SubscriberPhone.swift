@@ -1,4 +1,5 @@
 import AppStoreEmulator
+import AsyncHTTPClient
 import Foundation
 import PurchaseSDK
 import PurchaseSDKEmulator
@@ -15,6 +16,9 @@ actor SubscriberPhone {
     private let index: Int
     private let store: InProcessStoreClient
     private let weather: NetworkWeather
+    private let storage: PhoneStorage
+    /// The phone's own connections to the server.
+    private let http: HTTPClient
     private var pipeline: PurchasePipeline?
     private var signedIn: String
 
@@ -24,6 +28,8 @@ actor SubscriberPhone {
         self.id = id
         self.index = index
         self.world = world
+        storage = PhoneStorage(label: id)
+        http = world.phones.client()
         signedIn = player
         weather = NetworkWeather(
             dice: FaultDice(rates: world.rates, seed: world.seed, salt: 0x5B5C_0000 | salt), tally: world.tally)
@@ -109,10 +115,10 @@ actor SubscriberPhone {
             store: store,
             journal: RecordingPurchaseJournal(
                 base: FilePurchaseJournal(url: directory.appendingPathComponent("journal")), device: id,
-                timeline: world.timeline),
+                timeline: world.timeline, storage: storage),
             server: PurchaseServerClient(
                 baseURL: world.serverURLs[index % world.serverURLs.count],
-                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: world.http), weather: weather)),
+                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: http), weather: weather)),
             tokens: { PlayerTokenVerifier.issue(playerId: $0, secret: secret) },
             retry: world.retry,
             hooks: PipelineHooks { boundary, record in
