@@ -94,7 +94,8 @@ public actor AppStoreEmulator {
             transport: transport,
             timeScale: configuration.timeScale,
             faults: NotificationFaults(),
-            onAttempt: { attempt in await recorder.forward(attempt) }
+            onAttempt: { attempt in await recorder.forward(attempt) },
+            beforeSending: { [journal] in try await journal.waitUntilDurable(journal.lastAppend) }
         )
         await recorder.attach(self)
         for notification in state.notificationOrder.compactMap({ state.notifications[$0] })
@@ -155,18 +156,18 @@ public actor AppStoreEmulator {
 
     // MARK: State helpers
 
-    /// Appends records to the journal, applies them to the state, and returns once they
-    /// are on disk.
+    /// Appends records to the journal (one `write`) and applies them to the state.
     ///
-    /// The actor serves other calls while the disk syncs, and they see the new state: the
-    /// records are written (a killed process keeps them) but may not be synced yet. Every
-    /// HTTP answer waits for what was written before it (``respond(_:)``), so no answer
-    /// reports what a power cut could take back; an in-process caller that must not read
-    /// unsynced state calls ``waitForJournal()``.
-    func commit(_ records: [EmulatorRecord]) async throws {
-        let append = try journal.append(records)
+    /// It does not wait for the disk, so a flow never suspends between its reads and its
+    /// commit: the records are written (a killed process keeps them) but may not be synced
+    /// yet. What leaves the process waits for them instead: every HTTP answer waits for what
+    /// was journaled before it (``respond(_:)``), and a notification's first attempt waits
+    /// for the journal (the dispatcher's `beforeSending`), so nothing tells of state that a
+    /// power cut could still take back. An in-process caller that must not read unsynced
+    /// state calls ``waitForJournal()``.
+    func commit(_ records: [EmulatorRecord]) throws {
+        try journal.append(records)
         for record in records { state.apply(record) }
-        try await journal.waitUntilDurable(append)
     }
 
     /// Returns once everything the emulator has journaled so far is on disk.
@@ -186,13 +187,13 @@ public actor AppStoreEmulator {
     }
 
     /// Keeps a delivery attempt in the notification's history.
-    func record(_ attempt: NotificationSendAttempt) async {
+    func record(_ attempt: NotificationSendAttempt) {
         guard state.notifications[attempt.notificationUUID] != nil else { return }
         let kept = EmulatedNotification.Attempt(
             attemptDate: Int64(attempt.attemptDate.timeIntervalSince1970 * 1000),
             sendAttemptResult: attempt.sendAttemptResult.rawValue
         )
-        try? await commit([.notificationAttempt(notificationUUID: attempt.notificationUUID, attempt: kept)])
+        try? commit([.notificationAttempt(notificationUUID: attempt.notificationUUID, attempt: kept)])
     }
 }
 

@@ -22,7 +22,7 @@ extension AppStoreEmulator {
         _ originalTransactionId: String,
         _ appAccountToken: String?,
         environment: AppStoreEnvironment
-    ) async throws {
+    ) throws {
         try refuseAppTransactionId(originalTransactionId, environment: environment)
         guard let named = state.transactions[originalTransactionId], named.environment == environment else {
             throw APIError(
@@ -48,6 +48,6 @@ extension AppStoreEmulator {
         var transaction = current ?? named
         transaction.appAccountToken = appAccountToken?.lowercased()
         transaction.modifiedDate = Int64(Date().timeIntervalSince1970 * 1000)
-        try await commit([.transaction(transaction)])
+        try commit([.transaction(transaction)])
     }
 }

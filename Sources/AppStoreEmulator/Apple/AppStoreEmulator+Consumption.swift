@@ -22,7 +22,7 @@ extension AppStoreEmulator {
         _ transactionId: String,
         _ consumption: ConsumptionRequest,
         environment: AppStoreEnvironment
-    ) async throws {
+    ) throws {
         try ServerAPIValidation.check(consumption)
         try refuseAppTransactionId(transactionId, environment: environment)
         var transaction = try visibleTransaction(transactionId, environment: environment)
@@ -41,7 +41,7 @@ extension AppStoreEmulator {
                 "GRANT_PRORATED needs a consumptionPercentage greater than 0 and less than \(Milliunits.whole)")
         }
         transaction.consumption = consumption
-        try await commit([.transaction(transaction)])
+        try commit([.transaction(transaction)])
     }
 
     /// Send Consumption Information V1, refused: Apple keeps it for Advanced Commerce API

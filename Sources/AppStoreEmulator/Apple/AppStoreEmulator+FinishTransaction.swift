@@ -9,11 +9,11 @@ extension AppStoreEmulator {
     ///
     /// - Throws: ``APIError`` 400 with 4000048 for an app transaction id; 404 with 4040010
     ///   when `environment` has no such transaction.
-    public func finishTransaction(_ transactionId: String, environment: AppStoreEnvironment) async throws {
+    public func finishTransaction(_ transactionId: String, environment: AppStoreEnvironment) throws {
         try refuseAppTransactionId(transactionId, environment: environment)
         var transaction = try visibleTransaction(transactionId, environment: environment)
         guard !transaction.finished else { return }
         transaction.finished = true
-        try await commit([.transaction(transaction)])
+        try commit([.transaction(transaction)])
     }
 }

@@ -155,14 +155,14 @@ extension AppStoreEmulator {
         let transaction = try transaction(transactionId)
         let notification = try makeNotification(
             .consumptionRequest, transaction: transaction, consumptionReason: reason)
-        try await commit([.notification(notification)])
+        try commit([.notification(notification)])
         await send(notification)
     }
 
     /// Sends a TEST notification (Request a Test Notification) and returns its token.
     func sendTestNotification(environment: AppStoreEnvironment) async throws -> String {
         let notification = try makeNotification(.test, environment: environment)
-        try await commit([.notification(notification)])
+        try commit([.notification(notification)])
         await send(notification)
         return notification.notificationUUID
     }
@@ -178,7 +178,7 @@ extension AppStoreEmulator {
             transaction.modifiedDate = Int64(Date().timeIntervalSince1970 * 1000)
         }
         let notification = try makeNotification(type, transaction: transaction)
-        try await commit([.transaction(transaction), .notification(notification)])
+        try commit([.transaction(transaction), .notification(notification)])
         await send(notification)
     }
 

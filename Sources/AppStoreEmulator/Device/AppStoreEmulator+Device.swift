@@ -11,7 +11,7 @@ extension AppStoreEmulator {
 
     /// Changes a device's environment, Ask to Buy, Apple account or billing fault.
     @discardableResult
-    public func updateDevice(_ deviceId: String, settings: DeviceSettings) async throws -> EmulatedDevice {
+    public func updateDevice(_ deviceId: String, settings: DeviceSettings) throws -> EmulatedDevice {
         var device = state.device(deviceId)
         if let environment = settings.environment { device.environment = environment }
         if let askToBuy = settings.askToBuy { device.askToBuy = askToBuy }
@@ -22,7 +22,7 @@ extension AppStoreEmulator {
             device.appleAccount = appleAccount
         }
         if let billingFails = settings.billingFails { device.billingFails = billingFails }
-        try await commit([.device(device)])
+        try commit([.device(device)])
         return device
     }
 
@@ -66,7 +66,7 @@ extension AppStoreEmulator {
                 appAccountToken: request.appAccountToken?.lowercased(),
                 environment: environment
             )
-            try await commit([.device(device), .pendingPurchase(pending)])
+            try commit([.device(device), .pendingPurchase(pending)])
             return PurchaseResult(outcome: "pending", pendingId: pending.pendingId)
         }
         return try await charge(
@@ -99,9 +99,9 @@ extension AppStoreEmulator {
     }
 
     /// Declines an Ask to Buy purchase: nothing is charged.
-    public func declinePendingPurchase(_ pendingId: String) async throws {
+    public func declinePendingPurchase(_ pendingId: String) throws {
         _ = try pendingPurchase(pendingId)
-        try await commit([.pendingResolved(pendingId: pendingId)])
+        try commit([.pendingResolved(pendingId: pendingId)])
     }
 
     /// The purchases waiting for approval on a device.
@@ -116,7 +116,7 @@ extension AppStoreEmulator {
     }
 
     /// Finishes a transaction for the device that bought it.
-    public func finishTransaction(deviceId: String, transactionId: String) async throws {
+    public func finishTransaction(deviceId: String, transactionId: String) throws {
         var transaction = try transaction(transactionId)
         guard transaction.deviceId == deviceId else {
             throw EmulatorError(
@@ -125,7 +125,7 @@ extension AppStoreEmulator {
         }
         guard !transaction.finished else { return }
         transaction.finished = true
-        try await commit([.transaction(transaction)])
+        try commit([.transaction(transaction)])
     }
 
     /// The device's app receipt now, base64, for its own environment.
@@ -211,7 +211,7 @@ extension AppStoreEmulator {
         } else {
             notification = try makeNotification(.oneTimeCharge, transaction: transaction)
         }
-        try await commit(records + [.notification(notification)])
+        try commit(records + [.notification(notification)])
         await send(notification)
         return PurchaseResult(
             outcome: "purchased",

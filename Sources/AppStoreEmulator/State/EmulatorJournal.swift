@@ -4,11 +4,11 @@ import Foundation
 /// ``EmulatorRecord`` each, compacted to the current records at every start.
 ///
 /// Each append is one `write` to the file, so a killed process loses nothing appended; the
-/// emulator answers only once an `fsync` started after that write has returned
-/// (``waitUntilDurable(_:)``), so a power cut does not lose a charge it reported either
-/// (Apple does not forget a charge). The `fsync`s run off the emulator's actor, one at a
-/// time, each covering every append written before it (``JournalSyncer``): the emulator
-/// keeps serving while the disk syncs. A torn last line (power loss mid-write) is skipped
+/// emulator's answers and notifications wait until an `fsync` started after that write has
+/// returned (``waitUntilDurable(_:)``), so a power cut does not lose a charge it reported
+/// either (Apple does not forget a charge). The `fsync`s run off the emulator's actor, one
+/// at a time, each covering every append written before it (``JournalSyncer``): the
+/// emulator keeps serving while the disk syncs. A torn last line (power loss mid-write) is skipped
 /// on load, and any other line that does not decode stops the load (``EmulatorError``
 /// `corrupt_journal`) instead of being compacted away. The compacted file written at start
 /// replaces the old one only once it is on disk.
@@ -53,11 +53,11 @@ final class EmulatorJournal: Sendable {
         return try EmulatorJournal(url: url, records: compact(records))
     }
 
-    /// Appends `records` in one write; returns the append's number, to wait for with
-    /// ``waitUntilDurable(_:)``. Appends are written in the order they are made.
-    func append(_ records: [EmulatorRecord]) throws -> UInt64 {
+    /// Appends `records` in one write, to be made durable by ``waitUntilDurable(_:)``.
+    /// Appends are written in the order they are made.
+    func append(_ records: [EmulatorRecord]) throws {
         try handle.write(contentsOf: Self.lines(records))
-        return syncer.noteAppended()
+        syncer.noteAppended()
     }
 
     /// The number of the last append.

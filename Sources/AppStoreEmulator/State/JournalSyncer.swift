@@ -58,6 +58,7 @@ final class JournalSyncer: Sendable {
     }
 
     /// Numbers an append whose bytes were just written, after every earlier one.
+    @discardableResult
     func noteAppended() -> UInt64 {
         state.withLock { state in
             state.written += 1

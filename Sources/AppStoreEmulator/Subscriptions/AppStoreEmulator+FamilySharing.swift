@@ -91,7 +91,7 @@ extension AppStoreEmulator {
         } else {
             notification = try makeNotification(.oneTimeCharge, transaction: shared)
         }
-        try await commit(records + [.notification(notification)])
+        try commit(records + [.notification(notification)])
         await send(notification)
         return shared
     }

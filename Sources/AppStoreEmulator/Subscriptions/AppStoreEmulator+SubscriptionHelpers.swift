@@ -155,7 +155,7 @@ extension AppStoreEmulator {
         subtype: NotificationSubtype? = nil, after earlier: [EmulatorRecord] = []
     ) async throws {
         let notification = try makeNotification(type, subtype: subtype, transaction: transaction, subscription: chain)
-        try await commit(earlier + [.transaction(transaction), .subscription(chain), .notification(notification)])
+        try commit(earlier + [.transaction(transaction), .subscription(chain), .notification(notification)])
         await send(notification)
     }
 
