@@ -57,20 +57,15 @@ extension AppStoreEmulator {
                 guard let body = try? await JSONResponse.body(of: request, limit: 16 << 20) else {
                     return JSONResponse.make(VerifyReceiptResponse(status: .malformedReceiptData))
                 }
-                let answer = await self.verifyReceipt(body, at: environment)
-                return await self.respond { JSONResponse.make(answer) }
+                return JSONResponse.make(await self.verifyReceipt(body, at: environment))
             }
         }
     }
 
-    /// Runs a handler, turning the emulator's errors into their HTTP answers; answers
-    /// only once everything journaled before is on disk (``waitForJournal()``), so no answer
-    /// tells of state that a power cut could still take back.
+    /// Runs a handler, turning the emulator's errors into their HTTP answers.
     nonisolated func respond(_ body: () async throws -> Response) async -> Response {
         do {
-            let response = try await body()
-            try await waitForJournal()
-            return response
+            return try await body()
         } catch let error as EmulatorError {
             return JSONResponse.error(error)
         } catch let error as APIError {
