@@ -19,11 +19,19 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
     public var until: Date?
     /// When the ledger wrote it.
     public var at: Date
+    /// Why: the notification's type and subtype, `reconciler`, a delivery's source.
+    public var reason: String?
+    /// When Apple signed the data the change applied.
+    public var appleSignedAt: Date?
+    /// The history event's id: the order in which changes of one chain were written (each
+    /// writes under the chain's lock), which ``at`` (the time its transaction began) is not.
+    public var sequence: Int64?
 
     /// Creates a change.
     public init(
         playerId: String, originalTransactionId: String, productId: String? = nil, transactionId: String? = nil,
-        state: EntitlementState, until: Date?, at: Date
+        state: EntitlementState, until: Date?, at: Date, reason: String? = nil, appleSignedAt: Date? = nil,
+        sequence: Int64? = nil
     ) {
         self.playerId = playerId
         self.originalTransactionId = originalTransactionId
@@ -32,6 +40,9 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
         self.state = state
         self.until = until
         self.at = at
+        self.reason = reason
+        self.appleSignedAt = appleSignedAt
+        self.sequence = sequence
     }
 
     /// The change a history event records, or `nil` when it is no
@@ -49,6 +60,10 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
         }
         self.init(
             playerId: playerId, originalTransactionId: originalTransactionId, productId: event.detail["productId"],
-            transactionId: event.transactionId, state: state, until: until, at: event.createdAt)
+            transactionId: event.transactionId, state: state, until: until, at: event.createdAt,
+            reason: event.detail["reason"],
+            appleSignedAt: event.detail["appleSignedDate"].flatMap(Int64.init).map {
+                Date(timeIntervalSince1970: Double($0) / 1000)
+            }, sequence: event.id)
     }
 }

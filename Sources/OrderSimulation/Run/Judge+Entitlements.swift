@@ -54,6 +54,8 @@ extension Judge {
             rows += try await store.entitlements(playerId: player)
             history += try await store.timeline(playerId: player).compactMap(EntitlementChange.init)
         }
+        // Judged in the order the ledger wrote them, not the order their transactions began.
+        history = EntitlementChange.inWriteOrder(history)
         let notifications = await stack.emulator.notifications()
         let changes = notifications.compactMap { notification -> AppleChange? in
             guard let transaction = notification.transactionId.flatMap({ transactions[$0] }),
@@ -156,8 +158,16 @@ extension Judge {
         }
         for change in ledger where change.originalTransactionId == chain {
             let until = change.until.map { "until \($0.ms)" } ?? "forever"
+            let why = [
+                change.sequence.map { "#\($0)" }, change.transactionId.map { "transaction \($0)" }, change.reason,
+                change.appleSignedAt.map { "signed \($0.ms)" },
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             lines.append(
-                (change.at, "ledger: \(change.playerId) \(change.state.rawValue) \(until) \(change.productId ?? "")"))
+                (
+                    change.at,
+                    "ledger: \(change.playerId) \(change.state.rawValue) \(until) \(change.productId ?? "") (\(why))"
+                ))
         }
         return lines.sorted { $0.0 < $1.0 }.map { "\($0.0.ms) \($0.1)" }
     }
