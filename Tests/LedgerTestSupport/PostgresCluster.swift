@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 
 #if canImport(Glibc)
     import Glibc
@@ -39,6 +40,7 @@ public actor PostgresCluster {
 
     /// The running cluster, started on first call.
     public func running() async throws -> Running {
+        StallWatchdog.startOnce()
         if let starting { return try await starting.value }
         let task = Task { try await Self.start() }
         starting = task

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import TestProcesses
 
 /// The two ledger implementations; every behaviour test runs against both.
 public enum StoreKind: String, CaseIterable, Sendable {
@@ -8,6 +9,7 @@ public enum StoreKind: String, CaseIterable, Sendable {
 
     /// A fresh, empty database of this kind (not yet migrated).
     public func makeDatabase() async throws -> TestDatabase {
+        StallWatchdog.startOnce()
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
