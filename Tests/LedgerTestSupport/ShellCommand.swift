@@ -19,9 +19,14 @@ struct ShellCommand {
     /// The working directory.
     var directory: String?
 
+    /// How long a command may run before it is killed (`initdb` and `pg_ctl start` take
+    /// seconds; a `psql` statement, less).
+    static let timeLimit: Duration = .seconds(300)
+
     /// Runs the command to completion and returns its output (standard output and error,
     /// through a file: a daemon it starts can keep no pipe of ours open). Throws
-    /// ``Failure`` on a non-zero exit status.
+    /// ``Failure`` on a non-zero exit status, and when the command ran past ``timeLimit``
+    /// and was killed.
     @discardableResult
     func run() async throws -> String {
         let outputPath = FileManager.default.temporaryDirectory
@@ -30,9 +35,15 @@ struct ShellCommand {
         let child = try ChildProcess.spawn(
             executable, arguments, directory: directory, standardOutput: .file(outputPath),
             standardError: .standardOutput)
+        let killer = Task {
+            try await Task.sleep(for: Self.timeLimit)
+            child.send(SIGKILL)
+        }
         let termination = await child.wait()
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        killer.cancel()
+        var text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard termination.succeeded else {
+            if termination == .signalled(SIGKILL) { text += "\n(killed: it ran past \(Self.timeLimit))" }
             throw Failure(
                 command: ([executable] + arguments).joined(separator: " "), termination: termination, output: text)
         }
