@@ -61,9 +61,8 @@ def wire_valid(document: dict, operation: str, case: dict, failure: dict) -> str
     if not mutations:
         return None
     for mutation in mutations:
-        if mutation.get("parameter_location") != "path" or not set(mutation.get("keywords") or []) <= LENGTH_KEYWORDS:
-            return None
-        if not mutation.get("keywords"):
+        keywords = set(mutation.get("keywords") or [])
+        if mutation.get("parameter_location") != "path" or not keywords or not keywords <= LENGTH_KEYWORDS:
             return None
     reasons = []
     for name in {m.get("parameter") for m in mutations}:
