@@ -202,6 +202,12 @@ struct ConsumptionConsentPathTests {
         let notJSON = try await fixture.send(
             .put, "/v1/players/me/consumption-consent", credential: token, body: Data("consent".utf8))
         #expect(notJSON.status == 400)
+        for blank in ["\t", " ", "\r\n"] {
+            let whitespace = try await fixture.send(
+                .put, "/v1/players/me/consumption-consent", credential: token, body: Data(blank.utf8))
+            #expect(whitespace.status == 400, "whitespace alone is not a JSON body: \(blank.debugDescription)")
+        }
+        #expect(try await fixture.store.consumptionConsent(playerId: "alice") == nil, "still nothing recorded")
         #expect(try await fixture.send(.put, "/v1/players/me/consumption-consent").status == 401)
         #expect(
             try await fixture.send(.get, "/v1/admin/players/alice/consumption-consent", credential: token).status
