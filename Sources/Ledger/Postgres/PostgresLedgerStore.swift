@@ -20,6 +20,8 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     let hook: LedgerHook?
     /// Runs ``client`` when the store created it.
     private let runTask: Task<Void, Never>?
+    /// When the store created ``client``: opened by ``runTask`` as it starts the pool.
+    private let poolStart: PostgresPoolStart?
 
     /// Uses a client that the caller runs (`client.run()`, e.g. in a service group);
     /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
@@ -36,6 +38,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         self.clock = clock
         self.hook = hook
         runTask = nil
+        poolStart = nil
     }
 
     /// Creates a connection pool for `configuration` and runs it until ``close()``;
@@ -53,7 +56,12 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         self.outboxClaim = outboxClaim
         self.clock = clock
         self.hook = hook
-        runTask = Task { await client.run() }
+        let poolStart = PostgresPoolStart()
+        self.poolStart = poolStart
+        runTask = Task {
+            poolStart.open()
+            await client.run()
+        }
     }
 
     /// Connects to the database a `postgres://` URL names and runs the pool until
@@ -138,6 +146,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         while true {
             attempt += 1
             do {
+                await poolStart?.started()
                 return try await client.withConnection { connection in
                     try await connection.run(LedgerStatement("BEGIN"), logger: self.logger)
                     do {
@@ -166,6 +175,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     func onConnection<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws
         -> Result
     {
+        await poolStart?.started()
         do {
             return try await client.withConnection { connection in try await body(connection) }
         } catch let error as PSQLError {
