@@ -94,7 +94,8 @@ public actor AppStoreEmulator {
             transport: transport,
             timeScale: configuration.timeScale,
             faults: NotificationFaults(),
-            onAttempt: { attempt in await recorder.forward(attempt) }
+            onAttempt: { attempt in await recorder.forward(attempt) },
+            beforeSending: { [journal] in try await journal.waitUntilDurable(journal.lastAppend) }
         )
         await recorder.attach(self)
         for notification in state.notificationOrder.compactMap({ state.notifications[$0] })
@@ -155,10 +156,25 @@ public actor AppStoreEmulator {
 
     // MARK: State helpers
 
-    /// Applies records to the state and appends them to the journal.
+    /// Appends records to the journal (one `write`) and applies them to the state.
+    ///
+    /// It does not wait for the disk, so a flow never suspends between its reads and its
+    /// commit: the records are written (a killed process keeps them) but may not be synced
+    /// yet. What leaves the process waits for them instead: every HTTP answer waits for what
+    /// was journaled before it (``respond(_:)``), and a notification's first attempt waits
+    /// for the journal (the dispatcher's `beforeSending`), so nothing tells of state that a
+    /// power cut could still take back. An in-process caller that must not read unsynced
+    /// state calls ``waitForJournal()``.
     func commit(_ records: [EmulatorRecord]) throws {
         try journal.append(records)
         for record in records { state.apply(record) }
+    }
+
+    /// Returns once everything the emulator has journaled so far is on disk.
+    ///
+    /// - Throws: The error of the `fsync` that was to cover it.
+    public nonisolated func waitForJournal() async throws {
+        try await journal.waitUntilDurable(journal.lastAppend)
     }
 
     func transaction(_ transactionId: String) throws(EmulatorError) -> EmulatedTransaction {

@@ -46,6 +46,44 @@ struct NotificationDispatcherTests {
         await dispatcher.shutdown()
     }
 
+    @Test("no attempt is made before beforeSending returns (the emulator's journal on disk)")
+    func theFirstAttemptWaitsForBeforeSending() async throws {
+        let transport = FakeTransport()
+        let gate = Gate()
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let dispatcher = NotificationDispatcher(
+            url: url, transport: transport,
+            beforeSending: {
+                enteredContinuation.yield()
+                await gate.wait()
+            })
+
+        #expect(await dispatcher.submit(uuid: "n-1", signedPayload: "header.payload.signature") == .scheduled)
+        var iterator = entered.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(await transport.posts.isEmpty, "posted while beforeSending had not returned")
+        await gate.open()
+        await dispatcher.waitUntilIdle()
+        #expect(await transport.posts.count == 1)
+        await dispatcher.shutdown()
+    }
+
+    @Test("when beforeSending throws, the delivery ends without an attempt")
+    func aFailingBeforeSendingEndsTheDelivery() async throws {
+        let transport = FakeTransport()
+        let log = AttemptLog()
+        let dispatcher = NotificationDispatcher(
+            url: url, transport: transport, onAttempt: log.record,
+            beforeSending: { throw CocoaError(.fileWriteUnknown) })
+
+        #expect(await dispatcher.submit(uuid: "n-1", signedPayload: "header.payload.signature") == .scheduled)
+        await dispatcher.waitUntilIdle()
+        #expect(await transport.posts.isEmpty)
+        #expect(await log.attempts.isEmpty)
+        #expect(await dispatcher.pendingNotificationUUIDs.isEmpty)
+        await dispatcher.shutdown()
+    }
+
     @Test func failuresAreRetriedOnTheScaledScheduleUntilHTTP200() async throws {
         let timeScale = 0.00001
         let failures: [NotificationDeliveryResult] = [

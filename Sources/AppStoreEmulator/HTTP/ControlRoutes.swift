@@ -67,8 +67,14 @@ extension AppStoreEmulator {
                 "issuerId": key.issuerId, "keyId": key.keyId, "bundleId": key.bundleId, "privateKey": key.privateKeyPEM,
             ])
         }
-        group.get("ledger") { _, _ in JSONResponse.make(await self.ledger()) }
-        group.get("notifications") { _, _ in JSONResponse.make(await self.notifications()) }
+        group.get("ledger") { _, _ in
+            let ledger = await self.ledger()
+            return await self.respond { JSONResponse.make(ledger) }
+        }
+        group.get("notifications") { _, _ in
+            let notifications = await self.notifications()
+            return await self.respond { JSONResponse.make(notifications) }
+        }
         group.get("faults") { _, _ in JSONResponse.make(await self.faults) }
         group.put("faults") { request, _ in
             await self.respond {

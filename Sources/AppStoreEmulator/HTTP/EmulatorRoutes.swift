@@ -57,15 +57,20 @@ extension AppStoreEmulator {
                 guard let body = try? await JSONResponse.body(of: request, limit: 16 << 20) else {
                     return JSONResponse.make(VerifyReceiptResponse(status: .malformedReceiptData))
                 }
-                return JSONResponse.make(await self.verifyReceipt(body, at: environment))
+                let answer = await self.verifyReceipt(body, at: environment)
+                return await self.respond { JSONResponse.make(answer) }
             }
         }
     }
 
-    /// Runs a handler, turning the emulator's errors into their HTTP answers.
+    /// Runs a handler, turning the emulator's errors into their HTTP answers; answers
+    /// only once everything journaled before is on disk (``waitForJournal()``), so no answer
+    /// tells of state that a power cut could still take back.
     nonisolated func respond(_ body: () async throws -> Response) async -> Response {
         do {
-            return try await body()
+            let response = try await body()
+            try await waitForJournal()
+            return response
         } catch let error as EmulatorError {
             return JSONResponse.error(error)
         } catch let error as APIError {

@@ -48,6 +48,7 @@ public actor NotificationDispatcher {
     private let transport: any NotificationTransport
     private let clock: any NotificationClock
     private let onAttempt: AttemptHandler
+    private let beforeSending: @Sendable () async throws -> Void
     private var deliveries: [String: Delivery] = [:]
     private var nextToken: UInt64 = 0
     private var isShutDown = false
@@ -71,6 +72,9 @@ public actor NotificationDispatcher {
     ///   - schedule: The retry schedule; Apple's by default.
     ///   - clock: The time source; the system clock by default.
     ///   - onAttempt: Receives every attempt.
+    ///   - beforeSending: Awaited before a notification's first attempt; when it throws, the
+    ///     delivery ends without an attempt. The emulator waits there for its journal, so
+    ///     no notification tells of state a power cut could take back.
     public init(
         url: URL?,
         transport: (any NotificationTransport)? = nil,
@@ -78,7 +82,8 @@ public actor NotificationDispatcher {
         faults: NotificationFaults = .none,
         schedule: NotificationRetrySchedule = .apple,
         clock: any NotificationClock = SystemNotificationClock(),
-        onAttempt: @escaping AttemptHandler = { _ in }
+        onAttempt: @escaping AttemptHandler = { _ in },
+        beforeSending: @escaping @Sendable () async throws -> Void = {}
     ) {
         precondition(timeScale.isFinite && timeScale >= 0, "timeScale must be finite and not negative")
         self.url = url
@@ -89,6 +94,7 @@ public actor NotificationDispatcher {
         self.schedule = schedule
         self.clock = clock
         self.onAttempt = onAttempt
+        self.beforeSending = beforeSending
     }
 
     /// The UUIDs of the notifications whose delivery is pending (waiting for or making an
@@ -171,6 +177,7 @@ public actor NotificationDispatcher {
 
     private func deliver(token: UInt64, uuid: String, body: Data, attemptsMade: Int, lastAttempt: Date?) async {
         defer { finish(uuid: uuid, token: token) }
+        do { try await beforeSending() } catch { return }
         var attemptsMade = attemptsMade
         var lastAttempt = lastAttempt
         while attemptsMade < schedule.maximumAttempts {

@@ -3,20 +3,25 @@ import Foundation
 /// The emulator's state on disk: an append-only file of JSON lines, one
 /// ``EmulatorRecord`` each, compacted to the current records at every start.
 ///
-/// Each append is one `write` to the file followed by `fsync`, before the emulator answers,
-/// so neither a killed process nor a power cut loses a charge it reported (Apple does not
-/// forget a charge either); a torn last line (power loss mid-write) is skipped on load,
-/// and any other line that does not decode stops the load (``EmulatorError``
-/// `corrupt_journal`) instead of being compacted away.
-/// The compacted file written at start replaces the old one only once it is on disk.
+/// Each append is one `write` to the file, so a killed process loses nothing appended; the
+/// emulator's answers and notifications wait until an `fsync` started after that write has
+/// returned (``waitUntilDurable(_:)``), so a power cut does not lose a charge it reported
+/// either (Apple does not forget a charge). The `fsync`s run off the emulator's actor, one
+/// at a time, each covering every append written before it (``JournalSyncer``): the
+/// emulator keeps serving while the disk syncs. A torn last line (power loss mid-write) is skipped
+/// on load, and any other line that does not decode stops the load (``EmulatorError``
+/// `corrupt_journal`) instead of being compacted away. The compacted file written at start
+/// replaces the old one only once it is on disk.
 final class EmulatorJournal: Sendable {
     private let handle: FileHandle
+    private let syncer: JournalSyncer
 
     /// Opens the journal at `url`, compacted to `records`.
     private init(url: URL, records: [EmulatorRecord]) throws {
         try Self.replace(url, with: Self.lines(records))
         self.handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
+        self.syncer = JournalSyncer(handle: handle, path: url.path)
     }
 
     /// Reads the records at `url` (none when the file does not exist), hands them to
@@ -48,10 +53,19 @@ final class EmulatorJournal: Sendable {
         return try EmulatorJournal(url: url, records: compact(records))
     }
 
-    /// Appends `records` in one write and waits until they are on disk.
+    /// Appends `records` in one write, to be made durable by ``waitUntilDurable(_:)``.
+    /// Appends are written in the order they are made.
     func append(_ records: [EmulatorRecord]) throws {
         try handle.write(contentsOf: Self.lines(records))
-        try handle.synchronize()
+        syncer.noteAppended()
+    }
+
+    /// The number of the last append.
+    var lastAppend: UInt64 { syncer.lastAppend }
+
+    /// Returns once append `append`, and every one before it, is on disk.
+    func waitUntilDurable(_ append: UInt64) async throws {
+        try await syncer.waitUntilDurable(append)
     }
 
     /// Writes `data` to a temporary file beside `url`, fsyncs it, renames it over `url` and
@@ -88,9 +102,5 @@ final class EmulatorJournal: Sendable {
             data.append(0x0A)
         }
         return data
-    }
-
-    deinit {
-        try? handle.close()
     }
 }
