@@ -8,7 +8,10 @@ import Synchronization
 /// each one ("`PostgresClient.run()` hasn't been called yet"): about 180 warnings in a test
 /// suite's log. The run task opens this start just before it calls `run()`, which sets the
 /// pool's running flag in its first statement, with no suspension in between; a lease
-/// that waited is resumed on a pool thread only after that, in practice.
+/// that waited is resumed on another thread, which is almost always later. Only when the
+/// run task's thread is preempted in between does a warning remain: 1 to 4 in a suite run
+/// beside other work, against about 180 before. Either way the lease is served once the
+/// pool runs.
 final class PostgresPoolStart: Sendable {
     private enum State {
         case waiting([CheckedContinuation<Void, Never>])
