@@ -85,6 +85,8 @@ extension LoadTestWorker {
     struct ChargeRequest: Encodable {
         var productId: String
         var appAccountToken: String
+        /// The load test reports the signed transaction: no app receipt is signed for it.
+        var includeAppReceipt = false
     }
 
     /// The emulator's answer to a purchase: `purchased` with the signed transaction.

@@ -49,6 +49,31 @@ struct DeviceAPITests {
         }
     }
 
+    @Test("a purchase answers with the app receipt unless the request sends includeAppReceipt false")
+    func appReceiptOnRequest() async throws {
+        let fixture = try await EmulatorFixture()
+        defer { fixture.remove() }
+        try await fixture.live { _, client in
+            var answers: [Bool?: [String: Any]] = [:]
+            for include in [nil, true, false] as [Bool?] {
+                let bought = try await client.execute(
+                    uri: "/emulator/v1/devices/alice-phone/purchases", method: .post,
+                    body: JSON.body(PurchaseRequest(productId: "coins100", includeAppReceipt: include)))
+                #expect(bought.status == .ok)
+                answers[include] = try JSON.object(bought.body)
+            }
+            for include in [nil, true] as [Bool?] {
+                let appReceipt = try #require(
+                    answers[include]?["appReceipt"] as? String, "\(String(describing: include))")
+                let verified = try await ReceiptVerifier(roots: fixture.emulator.trustRoots).verify(
+                    base64Encoded: appReceipt)
+                #expect(!verified.receipt.inAppPurchases.isEmpty)
+            }
+            #expect(answers[false]?.keys.contains("appReceipt") == false, "no receipt signed when not asked for")
+            #expect(answers[false]?["signedTransaction"] is String)
+        }
+    }
+
     @Test func askToBuyWaitsForApprovalOrDecline() async throws {
         let fixture = try await EmulatorFixture()
         defer { fixture.remove() }

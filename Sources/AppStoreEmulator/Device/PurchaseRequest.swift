@@ -8,15 +8,22 @@ public struct PurchaseRequest: Codable, Hashable, Sendable {
     public var quantity: Int?
     /// Overrides the device's environment for this purchase.
     public var environment: AppStoreEnvironment?
+    /// Whether the answer carries the device's app receipt (``PurchaseResult/appReceipt``);
+    /// absent means `true`. A caller that reports the signed transaction only (StoreKit 2)
+    /// sends `false` and spares the emulator an RSA signature per charge.
+    public var includeAppReceipt: Bool?
 
     /// Creates a request.
     public init(
-        productId: String, appAccountToken: String? = nil, quantity: Int? = nil, environment: AppStoreEnvironment? = nil
+        productId: String, appAccountToken: String? = nil, quantity: Int? = nil,
+        environment: AppStoreEnvironment? = nil,
+        includeAppReceipt: Bool? = nil
     ) {
         self.productId = productId
         self.appAccountToken = appAccountToken
         self.quantity = quantity
         self.environment = environment
+        self.includeAppReceipt = includeAppReceipt
     }
 }
 
@@ -27,7 +34,8 @@ public struct PurchaseResult: Codable, Hashable, Sendable {
     public var transactionId: String?
     /// The signed transaction (StoreKit 2's `jwsRepresentation`).
     public var signedTransaction: String?
-    /// The device's app receipt now (base64 PKCS#7, StoreKit 1).
+    /// The device's app receipt now (base64 PKCS#7, StoreKit 1); absent when the request's
+    /// ``PurchaseRequest/includeAppReceipt`` was `false`.
     public var appReceipt: String?
     /// Set when the outcome is `pending`: approve or decline it by this id.
     public var pendingId: String?

@@ -19,7 +19,9 @@ extension AppStoreEmulator {
         devices.post("purchases") { request, context in
             await self.respond {
                 let purchase = try await JSONResponse.decode(PurchaseRequest.self, from: request)
-                let result = try await self.purchase(deviceId: try context.parameters.require("deviceId"), purchase)
+                let result = try await self.purchase(
+                    deviceId: try context.parameters.require("deviceId"), purchase,
+                    includesReceipt: purchase.includeAppReceipt ?? true)
                 return JSONResponse.make(result, status: result.outcome == "pending" ? .accepted : .ok)
             }
         }
