@@ -3,6 +3,9 @@ struct DevicePurchaseBody: Codable, Hashable, Sendable {
     var productId: String
     var appAccountToken: String?
     var quantity: Int
+    /// The client reads the receipt from `GET …/receipt` when it needs one, so the
+    /// purchase's answer need not carry it (no RSA signature per charge).
+    var includeAppReceipt = false
 }
 
 /// Its answer: `purchased` with the transaction, or `pending` under Ask to Buy.
