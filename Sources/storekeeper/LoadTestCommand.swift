@@ -13,7 +13,7 @@ struct LoadTestCommand: AsyncParsableCommand {
         discussion: """
             Each of --concurrency workers loops until --seconds pass: POST /v1/orders as one of \
             --players players, POST /emulator/v1/devices/{device}/purchases with the order's \
-            appAccountToken (one device per worker), POST /v1/purchases with the signed \
+            appAccountToken and no app receipt (one device per worker), POST /v1/purchases with the signed \
             transaction, then finishes the transaction on the device. A report answered \
             delivered or already_delivered is a delivery; anything else is an error, counted \
             by kind. Exit status 0 when there were no errors, 1 otherwise.
