@@ -8,10 +8,10 @@ import Foundation
 /// returned (``waitUntilDurable(_:)``), so a power cut does not lose a charge it reported
 /// either (Apple does not forget a charge). The `fsync`s run off the emulator's actor, one
 /// at a time, each covering every append written before it (``JournalSyncer``): the
-/// emulator keeps serving while the disk syncs. A torn last line (power loss mid-write) is skipped
-/// on load, and any other line that does not decode stops the load (``EmulatorError``
-/// `corrupt_journal`) instead of being compacted away. The compacted file written at start
-/// replaces the old one only once it is on disk.
+/// emulator keeps serving while the disk syncs. A torn last line (power loss mid-write) is
+/// skipped on load, and any other line that does not decode stops the load
+/// (``EmulatorError`` `corrupt_journal`) instead of being compacted away. The compacted
+/// file written at start replaces the old one only once it is on disk.
 final class EmulatorJournal: Sendable {
     private let handle: FileHandle
     private let syncer: JournalSyncer
