@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
         .library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"]),
         .library(name: "OrderSimulation", targets: ["OrderSimulation"]),
+        .library(name: "StoreKeeperLogging", targets: ["StoreKeeperLogging"]),
         .executable(name: "storekeeper", targets: ["storekeeper"]),
     ],
     dependencies: [
@@ -153,6 +154,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "StoreKeeperLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "PurchaseSDK"),
         .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
         .target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK"]),
@@ -184,6 +186,7 @@ let package = Package(
                 "OrderSimulation",
                 "Ledger",
                 "SupportConsole",
+                "StoreKeeperLogging",
                 .product(name: "Logging", package: "swift-log"),
                 "AppStoreVerification",
                 "AppStoreSigning",
@@ -196,6 +199,10 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(name: "AppStoreModelTests", dependencies: ["AppStoreModel"]),
+        .testTarget(
+            name: "StoreKeeperLoggingTests",
+            dependencies: ["StoreKeeperLogging", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "HTTPRoutingTests",
             dependencies: [
@@ -280,6 +287,7 @@ let package = Package(
                 "AppStoreSigning",
                 "AppStoreVerification",
                 "LedgerTestSupport",
+                "StoreKeeperLogging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

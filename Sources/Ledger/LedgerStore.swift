@@ -156,10 +156,14 @@ public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
     /// A page of ``timeline(playerId:)``, oldest first. A cursor's id is a history event id.
     func timeline(playerId: String, page: LedgerPageRequest) async throws -> LedgerPage<HistoryEvent>
 
-    /// The events concerning a transaction, in time order.
+    /// The events concerning a transaction, in time order. A device's event
+    /// (``HistoryEventType/clientEvent``) is among them only when the player who posted it
+    /// is the one the transaction was delivered to: an event naming another player's
+    /// transaction stays on its poster's own timeline.
     func events(transactionId: String) async throws -> [HistoryEvent]
 
-    /// The events concerning an order, in time order.
+    /// The events concerning an order, in time order; a device's event only when posted by
+    /// the order's player.
     func events(orderId: String) async throws -> [HistoryEvent]
 
     // MARK: History

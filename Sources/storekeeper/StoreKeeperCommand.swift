@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Logging
+import StoreKeeperLogging
 
 /// `storekeeper`: StoreKeeper's command line.
 ///
@@ -17,8 +19,10 @@ struct StoreKeeperCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command line with StoreKeeper's exit statuses.
+    /// Runs the command line with StoreKeeper's exit statuses and its log lines
+    /// (``EscapingLogHandler``: nothing a client sends can forge one).
     static func main() async {
+        LoggingSystem.bootstrap(EscapingLogHandler.standardError)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

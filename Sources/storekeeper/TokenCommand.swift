@@ -21,6 +21,10 @@ struct TokenCommand: AsyncParsableCommand {
     func validate() throws {
         // A negative lifetime is allowed: it makes an expired token, for tests.
         guard lifetime.isFinite else { throw ValidationError("--lifetime must be a number of seconds") }
+        // The server refuses a token whose player id is not an identifier: do not print one.
+        if let problem = PlayerTokenVerifier.problem(withPlayerId: player) {
+            throw ValidationError("--player is not a player id: \(problem)")
+        }
     }
 
     func run() async throws {

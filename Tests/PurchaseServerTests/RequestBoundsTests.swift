@@ -22,13 +22,20 @@ struct RequestBoundsTests {
                 #"{"events":[{"name":"x","occurredAt":1,"attributes":{"k":"\#(String(repeating: "v", count: 1_025))"}}]}"#,
                 "events[0].attributes.k"
             ),
-            (#"{"events":[{"name":"x","occurredAt":1,"orderId":""}]}"#, "events[0].orderId"),
             (#"{"events":[{"name":"x","occurredAt":1e300}]}"#, "out of range"),
         ]
-        for (body, field) in refused {
+        let refusedIdentifiers: [(String, String)] = [
+            (#"{"events":[{"name":"x","occurredAt":1,"orderId":""}]}"#, "events[0].orderId"),
+            (
+                #"{"events":[{"name":"x","occurredAt":1,"transactionId":"\#(String(repeating: "1", count: 65))"}]}"#,
+                "events[0].transactionId"
+            ),
+        ]
+        for (body, field) in refused + refusedIdentifiers {
             let answer = try await fixture.send(.post, "/v1/events", credential: token, body: Data(body.utf8))
             #expect(answer.status == 400, "\(field): \(answer)")
-            #expect(answer.code == "invalid_request")
+            let code = refusedIdentifiers.contains { $0.1 == field } ? "invalid_identifier" : "invalid_request"
+            #expect(answer.code == code, "\(field): \(answer)")
             #expect(String(decoding: answer.body, as: UTF8.self).contains(field), "\(answer)")
         }
         #expect(try await fixture.send(.get, "/healthz").status == 200)
@@ -96,10 +103,6 @@ struct RequestBoundsTests {
             ("/v1/admin/grants", #"{"playerId":"p","grants":{"coins":9223372036854775807},"reason":"r"}"#),
             ("/v1/admin/grants", #"{"playerId":"p","grants":{"coins":-9223372036854775808},"reason":"r"}"#),
             ("/v1/admin/grants", #"{"playerId":"p","grants":{"coins":1000000000001},"reason":"r"}"#),
-            (
-                "/v1/admin/grants",
-                #"{"playerId":"\#(String(repeating: "p", count: 257))","grants":{"c":1},"reason":"r"}"#
-            ),
             ("/v1/admin/lookup-order", #"{"appleOrderId":"../../v1/transactions/1"}"#),
         ]
         for (path, body) in bodies {
@@ -107,6 +110,10 @@ struct RequestBoundsTests {
             #expect(answer.status == 400, "\(body): \(answer)")
             #expect(answer.code == "invalid_request")
         }
+        let longPlayer = #"{"playerId":"\#(String(repeating: "p", count: 257))","grants":{"c":1},"reason":"r"}"#
+        let refusedPlayer = try await fixture.send(
+            .post, "/v1/admin/grants", credential: ServerFixture.adminKey, body: Data(longPlayer.utf8))
+        #expect(refusedPlayer.status == 400 && refusedPlayer.code == "invalid_identifier", "\(refusedPlayer)")
         let most = #"{"playerId":"p","grants":{"coins":1000000000000},"reason":"r"}"#
         let granted = try await fixture.send(
             .post, "/v1/admin/grants", credential: ServerFixture.adminKey, body: Data(most.utf8))
@@ -118,8 +125,8 @@ struct RequestBoundsTests {
         #expect(try await fixture.wallet("p") == ["coins": 1_000_000_000_000])
 
         // A player id in an admin path: 256 characters (4-byte ones count once) at most.
-        let longest = String(repeating: "𝕿", count: 256)
-        let tooLong = String(repeating: "𝕿", count: 257)
+        let longest = String(repeating: "𠀀", count: 256)
+        let tooLong = String(repeating: "𠀀", count: 257)
         for route in ["timeline", "orders", "consumption-consent"] {
             func get(_ playerId: String) async throws -> Int {
                 let path = playerId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""

@@ -27,10 +27,12 @@ final class ServerFixture: Sendable {
     private let emulatorDirectory: URL
 
     /// Starts everything. `notifications: false` keeps the emulator from posting
-    /// notifications (they stay in its history, for the reconciler).
+    /// notifications (they stay in its history, for the reconciler); `logger` is what the
+    /// server and the emulator log to (warnings and worse to standard error by default).
     init(
         _ kind: StoreKind,
         notifications: Bool = true,
+        logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws {
         self.kind = kind
@@ -45,8 +47,13 @@ final class ServerFixture: Sendable {
             reconcilerIntervalSeconds: 0
         )
         configure(&configuration)
-        var logger = Logger(label: "storekeeper-test")
-        logger.logLevel = .warning
+        let logger =
+            logger
+            ?? {
+                var logger = Logger(label: "storekeeper-test")
+                logger.logLevel = .warning
+                return logger
+            }()
         stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,

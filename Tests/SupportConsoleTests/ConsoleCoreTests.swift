@@ -154,6 +154,10 @@ struct ConsoleCoreTests {
                         + "frame-ancestors 'none'; form-action 'self'", "\(path)")
                 #expect(answer.header("x-content-type-options") == "nosniff", "\(path)")
                 #expect(answer.header("referrer-policy") == "same-origin", "\(path)")
+                let permissions = answer.header("permissions-policy") ?? ""
+                for feature in ["camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()"] {
+                    #expect(permissions.contains(feature), "\(path): \(permissions)")
+                }
                 #expect(answer.header("cache-control") == "no-store", "\(path)")
             }
             let missing = try await browser.get("/console/nothing-here")

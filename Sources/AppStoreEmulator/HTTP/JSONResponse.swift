@@ -13,12 +13,12 @@ enum JSONResponse {
         return encoder
     }()
 
-    /// A response whose body is `value` as JSON.
+    /// A response whose body is `value` as JSON, with `X-Content-Type-Options: nosniff`.
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return Response(
             status: status,
-            headers: [.contentType: "application/json"],
+            headers: [.contentType: "application/json", .xContentTypeOptions: "nosniff"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
     }

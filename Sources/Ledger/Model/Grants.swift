@@ -4,3 +4,10 @@
 /// amount 1 (`["remove_ads": 1]`). Item names are the game's own; the ledger does not
 /// interpret them.
 public typealias Grants = [String: Int64]
+
+/// The names of the items grants move: identifiers (``IdentifierRule``), in the catalog and
+/// in manual grants alike.
+public enum ItemName {
+    /// The longest item name, in characters (Unicode scalars).
+    public static let maximumLength = 128
+}

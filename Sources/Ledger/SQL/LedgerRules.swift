@@ -16,19 +16,19 @@ enum LedgerRules {
     /// The most items one manual grant may name.
     static let maximumManualItems = 100
     /// The longest item name, in characters (Unicode scalars).
-    static let maximumItemLength = 128
+    static let maximumItemLength = ItemName.maximumLength
 
-    /// Grants a manual grant may carry: 1 to ``maximumManualItems`` named items (at most
-    /// ``maximumItemLength`` characters each), non-zero amounts of at most ``maximumManualAmount`` either way.
+    /// Grants a manual grant may carry: 1 to ``maximumManualItems`` items named by identifiers
+    /// (``IdentifierRule``, at most ``maximumItemLength`` characters each), non-zero amounts of
+    /// at most ``maximumManualAmount`` either way.
     static func validateManualGrants(_ grants: Grants) throws {
         guard !grants.isEmpty else { throw LedgerError.invalidGrants("nothing to grant") }
         guard grants.count <= maximumManualItems else {
             throw LedgerError.invalidGrants("at most \(maximumManualItems) items per grant")
         }
         for (item, amount) in grants {
-            guard !item.isEmpty else { throw LedgerError.invalidGrants("empty item name") }
-            guard item.unicodeScalars.count <= maximumItemLength else {
-                throw LedgerError.invalidGrants("an item name is at most \(maximumItemLength) characters")
+            if let problem = IdentifierRule.problem(with: item, maximumLength: maximumItemLength) {
+                throw LedgerError.invalidGrants("an item name is not an identifier: \(problem)")
             }
             guard amount != 0 else { throw LedgerError.invalidGrants("\(item): zero amount") }
             guard (-maximumManualAmount...maximumManualAmount).contains(amount) else {

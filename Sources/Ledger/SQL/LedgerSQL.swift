@@ -339,17 +339,35 @@ enum LedgerSQL {
         )
     }
 
+    /// The history of a transaction. A device's event (`client_event`) is part of it only
+    /// when the player who posted it is the one the transaction was delivered to: any
+    /// player may name any transaction in an event, and it stays on that player's own
+    /// timeline, never in someone else's records (nor in the record of a transaction
+    /// delivered to nobody yet).
     static func events(transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(eventColumns) FROM history_events WHERE transaction_id = ? ORDER BY created_at, id",
-            [.text(transactionId)]
+            """
+            SELECT \(eventColumns) FROM history_events
+            WHERE transaction_id = ?
+                AND (type <> 'client_event'
+                    OR player_id = (SELECT player_id FROM purchases WHERE transaction_id = ?))
+            ORDER BY created_at, id
+            """,
+            [.text(transactionId), .text(transactionId)]
         )
     }
 
+    /// The history of an order; a device's event is part of it only when posted by the
+    /// order's player (as for ``events(transactionId:)``).
     static func events(orderId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(eventColumns) FROM history_events WHERE order_id = ? ORDER BY created_at, id",
-            [.text(orderId)]
+            """
+            SELECT \(eventColumns) FROM history_events
+            WHERE order_id = ?
+                AND (type <> 'client_event' OR player_id = (SELECT player_id FROM orders WHERE order_id = ?))
+            ORDER BY created_at, id
+            """,
+            [.text(orderId), .text(orderId)]
         )
     }
 

@@ -48,8 +48,8 @@ extension ClientEventBatch.Event {
         typealias Batch = ClientEventBatch
         let names = 1...Batch.maximumNameLength
         try RequestField.check(name, "\(field).name", length: names)
-        try RequestField.check(orderId, "\(field).orderId", length: names)
-        try RequestField.check(transactionId, "\(field).transactionId", length: names)
+        try RequestField.identifier(orderId, .orderId, field: "\(field).orderId")
+        try RequestField.identifier(transactionId, .transactionId, field: "\(field).transactionId")
         guard (0...Batch.latestOccurredAt).contains(occurredAt) else {
             throw .invalidRequest(
                 "\(field).occurredAt must be epoch milliseconds from 0 to \(Batch.latestOccurredAt), not \(occurredAt)")

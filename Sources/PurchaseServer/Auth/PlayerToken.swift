@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import PlayerAuth
 import Synchronization
 
@@ -24,7 +25,8 @@ public struct PlayerTokenVerifier: Sendable {
     /// The player id of a valid token.
     ///
     /// - Throws: ``ServerError`` `invalid_token` (malformed, not HS256, bad signature, no
-    ///   `sub`, no `exp`) or `token_expired`.
+    ///   `sub`, a `sub` that is not an identifier (``IdentifierRule``), no `exp`) or
+    ///   `token_expired`.
     public func playerId(from token: String, now: Date = Date()) throws(ServerError) -> String {
         do throws(PlayerTokenError) {
             // Only ASCII text is looked up: `String` equality is canonical equivalence, and a
@@ -35,6 +37,11 @@ public struct PlayerTokenVerifier: Sendable {
             }
             let claims = try key.claims(from: token)
             let playerId = try claims.playerId(at: now, leeway: leeway)
+            // Only tokens whose player id is an identifier are remembered, so the lookup
+            // above never answers one that is not.
+            if let problem = Self.problem(withPlayerId: playerId) {
+                throw PlayerTokenError.invalid("the token's sub is not a player id: \(problem)")
+            }
             if cacheable { verified.remember(claims, of: token) }
             return playerId
         } catch {
@@ -43,6 +50,12 @@ public struct PlayerTokenVerifier: Sendable {
             case .expired: throw .tokenExpired
             }
         }
+    }
+
+    /// Why `playerId` cannot be a player id (``IdentifierRule``, at most 256 characters), or
+    /// `nil` when it can.
+    public static func problem(withPlayerId playerId: String) -> IdentifierProblem? {
+        IdentifierRule.problem(with: playerId, maximumLength: IdentifierKind.playerId.maximumLength)
     }
 
     /// Issues a token for `playerId`, as a game's login server would: for `--dev`, tests and

@@ -1,4 +1,5 @@
 import AppStoreModel
+import Ledger
 
 /// The products the server sells and what each grants.
 public struct ProductCatalog: Codable, Hashable, Sendable {
@@ -15,19 +16,34 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
         products.first { $0.productId == productId }
     }
 
-    /// Problems that make the catalog unusable: duplicate ids, empty ids, non-positive
-    /// grants, and what a product's type requires (``CatalogProduct``'s kinds).
+    /// Problems that make the catalog unusable: duplicate ids, product ids and item names
+    /// that are not identifiers (``IdentifierRule``), non-positive grants, and what a
+    /// product's type requires (``CatalogProduct``'s kinds).
     public func validationProblems() -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
         for product in products {
-            if product.productId.isEmpty { problems.append("a product has an empty productId") }
+            if let problem = IdentifierRule.problem(
+                with: product.productId, maximumLength: IdentifierKind.productId.maximumLength)
+            {
+                problems.append("a productId is not an identifier: \(problem)")
+            }
             if !seen.insert(product.productId).inserted {
                 problems.append("product \(product.productId) is listed twice")
             }
-            for (item, amount) in product.grants where item.isEmpty || amount <= 0 {
-                problems.append(
-                    "product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
+            if let entitlement = product.entitlement,
+                let problem = IdentifierRule.problem(with: entitlement, maximumLength: ItemName.maximumLength)
+            {
+                problems.append("product \(product.productId) has an entitlement that is not an identifier: \(problem)")
+            }
+            for (item, amount) in product.grants {
+                if let problem = IdentifierRule.problem(with: item, maximumLength: ItemName.maximumLength) {
+                    problems.append(
+                        "product \(product.productId) grants an item whose name is not an identifier: \(problem)")
+                } else if amount <= 0 {
+                    problems.append(
+                        "product \(product.productId) grants \(amount) of \"\(item)\": amounts must be positive")
+                }
             }
             problems += product.kindProblems()
         }

@@ -20,7 +20,7 @@ struct OrderLookupDesk: Sendable {
 
     func lookUp(_ request: OrderLookupRequest) async throws -> OrderLookupAnswer {
         try Self.checkAppleOrderId(request.appleOrderId)
-        try RequestField.check(request.playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+        try RequestField.identifier(request.playerId, .playerId)
         let response = try await appleOrder(request.appleOrderId)
         var answers: [PurchaseAnswer] = []
         for signed in response.signedTransactions ?? [] {

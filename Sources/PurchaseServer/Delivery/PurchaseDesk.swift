@@ -13,7 +13,7 @@ struct PurchaseDesk: Sendable {
 
     /// Creates an order whose app account token binds the coming transaction to `playerId`.
     func createOrder(playerId: String, _ request: CreateOrderRequest) async throws -> Order {
-        try RequestField.check(request.productId, "productId", length: 1...128)
+        try RequestField.identifier(request.productId, .productId)
         guard catalog.product(request.productId) != nil else { throw ServerError.unknownProduct(request.productId) }
         let quantity = request.quantity ?? 1
         guard (1...10).contains(quantity) else { throw ServerError.invalidRequest("quantity must be 1 to 10") }
@@ -54,8 +54,8 @@ struct PurchaseDesk: Sendable {
     private func verify(
         _ report: PurchaseReport, playerId: String
     ) async throws -> (VerifiedTransaction, DeliverySource) {
-        try RequestField.check(report.orderId, "orderId", length: 1...128)
-        try RequestField.check(report.transactionId, "transactionId", length: 1...64)
+        try RequestField.identifier(report.orderId, .orderId)
+        try RequestField.identifier(report.transactionId, .transactionId)
         do {
             switch (report.signedTransaction, report.receipt, report.transactionId) {
             case (let jws?, nil, _):

@@ -13,12 +13,13 @@ enum APIResponse {
 
     static let decoder = JSONDecoder()
 
-    /// A response whose body is `value` as JSON.
+    /// A response whose body is `value` as JSON, with `X-Content-Type-Options: nosniff` (no
+    /// browser reads it as anything but JSON, whatever text a field holds).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? encoder.encode(value)) ?? Data(#"{"error":"internal_error","message":"encoding failed"}"#.utf8)
         return Response(
             status: status,
-            headers: [.contentType: "application/json"],
+            headers: [.contentType: "application/json", .xContentTypeOptions: "nosniff"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
     }

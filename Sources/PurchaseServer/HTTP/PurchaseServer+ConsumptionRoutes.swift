@@ -25,12 +25,12 @@ extension PurchaseServer {
         let admin = api.group("admin")
         admin.get("players/:playerId/consumption-consent") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.playerIdParameter()
+            let playerId = try context.identifierParameter(.playerId)
             return APIResponse.json(try await consents.consent(playerId: playerId))
         }
         admin.delete("players/:playerId/consumption-consent") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.playerIdParameter()
+            let playerId = try context.identifierParameter(.playerId)
             let query = request.uri.queryParameters
             let actor = query.get("actor").flatMap { $0.isEmpty ? nil : $0 }
             let reason = query.get("reason").flatMap { $0.isEmpty ? nil : $0 }
@@ -42,14 +42,16 @@ extension PurchaseServer {
         }
         admin.post("transactions/:transactionId/consumption") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let transactionId = try context.parameters.require("transactionId")
+            let transactionId = try context.identifierParameter(.transactionId)
             let body = try await APIResponse.decode(
                 ConsumptionReportRequest.self, from: request, limit: self.configuration.maximumBodyBytes)
             try RequestField.check(body.reportedBy, "reportedBy", length: 0...128)
             let consumption: Consumption
             switch (body.consumptionPercentage, body.spent) {
             case (let share?, nil): consumption = .share(share)
-            case (nil, let spent?): consumption = .spent(spent)
+            case (nil, let spent?):
+                try RequestField.items(spent, field: "spent")
+                consumption = .spent(spent)
             default: throw ServerError.invalidRequest("send exactly one of consumptionPercentage and spent")
             }
             let report: ConsumptionReport?
@@ -66,7 +68,7 @@ extension PurchaseServer {
         }
         admin.get("transactions/:transactionId/consumption") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let transactionId = try context.parameters.require("transactionId")
+            let transactionId = try context.identifierParameter(.transactionId)
             guard let report = try await self.store.consumption(transactionId: transactionId) else {
                 throw ServerError.notFound("consumption report for transaction \(transactionId)")
             }

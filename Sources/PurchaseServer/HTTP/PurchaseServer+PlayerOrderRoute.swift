@@ -9,7 +9,7 @@ extension PurchaseServer {
     func addPlayerOrderRoute<Context: RequestContext>(to api: RouterGroup<Context>) {
         api.get("players/me/orders/:orderId") { request, context -> Response in
             let playerId = try self.authenticator.player(request)
-            let orderId = try context.parameters.require("orderId")
+            let orderId = try context.identifierParameter(.orderId)
             guard let order = try await self.store.order(id: orderId), order.playerId == playerId else {
                 throw ServerError.unknownOrder(orderId)
             }

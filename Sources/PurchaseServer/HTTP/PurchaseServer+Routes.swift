@@ -48,7 +48,7 @@ extension PurchaseServer {
         }
         router.get("metrics") { _, _ -> Response in
             Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .xContentTypeOptions: "nosniff"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
         }
         let api = router.group("v1").add(middleware: APIMiddleware<Context>(metrics: metrics, logger: logger))
@@ -125,14 +125,14 @@ extension PurchaseServer {
     private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
         admin.get("players/:playerId/timeline") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.playerIdParameter()
+            let playerId = try context.identifierParameter(.playerId)
             let page = try await self.store.timeline(
                 playerId: playerId, page: PageQuery.pageRequest(request, numericIds: true))
             return APIResponse.json(TimelineBody(playerId: playerId, page: page))
         }
         admin.get("players/:playerId/entitlements") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.playerIdParameter()
+            let playerId = try context.identifierParameter(.playerId)
             return APIResponse.json(
                 EntitlementList(
                     playerId: playerId, entitlements: try await self.store.entitlements(playerId: playerId), at: Date())
@@ -140,13 +140,13 @@ extension PurchaseServer {
         }
         admin.get("players/:playerId/orders") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let playerId = try context.playerIdParameter()
+            let playerId = try context.identifierParameter(.playerId)
             let page = try await self.store.orders(playerId: playerId, page: PageQuery.pageRequest(request))
             return APIResponse.json(OrderList(page))
         }
         admin.get("transactions/:transactionId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let transactionId = try context.parameters.require("transactionId")
+            let transactionId = try context.identifierParameter(.transactionId)
             let purchase = try await self.store.purchase(transactionId: transactionId)
             let events = try await self.store.events(transactionId: transactionId)
             guard purchase != nil || !events.isEmpty else { throw ServerError.notFound("transaction \(transactionId)") }
@@ -154,7 +154,7 @@ extension PurchaseServer {
         }
         admin.get("orders/:orderId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
-            let orderId = try context.parameters.require("orderId")
+            let orderId = try context.identifierParameter(.orderId)
             guard let order = try await self.store.order(id: orderId) else { throw ServerError.unknownOrder(orderId) }
             var purchase: Purchase?
             if let transactionId = order.fulfilledBy {
@@ -170,7 +170,8 @@ extension PurchaseServer {
             guard !body.playerId.isEmpty, !body.reason.isEmpty, !body.grants.isEmpty else {
                 throw ServerError.invalidRequest("playerId, grants and reason are required")
             }
-            try RequestField.check(body.playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+            try RequestField.identifier(body.playerId, .playerId)
+            try RequestField.items(body.grants)
             try RequestField.check(body.reason, "reason", length: 1...1_024)
             try RequestField.check(body.actor, "actor", length: 0...128)
             let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Ledger
 
 /// A refusal the server answers with: a stable machine-readable ``code`` (the `error` field
 /// of the JSON body), an HTTP ``status`` and a ``message`` for people.
@@ -66,6 +67,14 @@ extension ServerError {
     /// The body is not the JSON the endpoint expects.
     static func invalidRequest(_ message: String) -> ServerError {
         ServerError("invalid_request", message, status: .badRequest)
+    }
+
+    /// A field that names something (a player, an order, a transaction, a product) holds
+    /// text that is not an identifier (``IdentifierRule``): control or invisible characters,
+    /// white space, a variant spelling that is not in normalization form NFKC, or a length out
+    /// of bounds. The message names the field and the offending code point, never the text.
+    static func invalidIdentifier(_ field: String, _ problem: IdentifierProblem) -> ServerError {
+        ServerError("invalid_identifier", "\(field) is not an identifier: \(problem)", status: .badRequest)
     }
 
     /// No product with this id is sold.

@@ -7,7 +7,7 @@ import Ledger
 /// What the support console asks of the server: Apple's word on an order or a transaction
 /// (read-only), delivery of an owed transaction through the normal path, compensation, and
 /// a reconciler pass. Failures are ``ServerError``s whose ``ServerError/code`` tells them
-/// apart: `invalid_request`, `not_configured` (no App Store Server API key),
+/// apart: `invalid_request`, `invalid_identifier`, `not_configured` (no App Store Server API key),
 /// `apple_unavailable`, `not_found`, `verification_failed`, `apple_disagrees`.
 extension PurchaseServer {
     /// The longest transaction id the console passes on to Apple, in bytes.
@@ -49,14 +49,13 @@ extension PurchaseServer {
     /// What Apple signs for `transactionId` now (Get Transaction Info), verified and
     /// decoded; `nil` when Apple does not know the transaction.
     ///
-    /// - Throws: `invalid_request` for an empty or overlong id; `not_configured`;
+    /// - Throws: `invalid_identifier` for a transaction id that is not an identifier
+    ///   (``IdentifierRule``, at most 64 characters); `not_configured`;
     ///   `apple_unavailable` (Apple failed, or the revocation check could not be made);
     ///   `verification_failed` (the answer does not verify); `apple_disagrees` (it
     ///   describes another transaction).
     package func appleTransaction(_ transactionId: String) async throws -> JWSTransactionDecodedPayload? {
-        guard (1...Self.maximumTransactionIdBytes).contains(transactionId.utf8.count) else {
-            throw ServerError.invalidRequest("a transaction id has 1 to \(Self.maximumTransactionIdBytes) bytes")
-        }
+        try RequestField.identifier(transactionId, .transactionId)
         let desk = try orderLookupDesk()
         let signed: String
         do {
@@ -87,11 +86,11 @@ extension PurchaseServer {
     /// for it), then Apple's transaction is made to carry that order's token. Never a bare
     /// grant. Refusals (delivered before, revoked, unknown product…) are outcomes.
     ///
-    /// - Throws: `invalid_request` for a player id that is not 1 to 256 characters;
+    /// - Throws: `invalid_identifier` for a player id that is not an identifier;
     ///   `not_found` when Apple does not know the transaction; the errors of
     ///   ``appleTransaction(_:)``; the ledger's error.
     package func deliverOwed(transactionId: String, toPlayer playerId: String) async throws -> SupportDelivery {
-        try RequestField.check(playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+        try RequestField.identifier(playerId, .playerId)
         guard let payload = try await appleTransaction(transactionId) else {
             throw ServerError.notFound("transaction \(transactionId) at Apple")
         }
@@ -113,13 +112,15 @@ extension PurchaseServer {
     /// with `reason`, recorded as ``HistoryEventType/manualGrant`` naming `actor`. The
     /// caller checks who may grant how much.
     ///
-    /// - Throws: `invalid_request` for a player id, reason or actor out of bounds or
+    /// - Throws: `invalid_identifier` for a player id that is not an identifier;
+    ///   `invalid_request` for a reason or actor out of bounds or
     ///   grants the ledger refuses (empty, zero amounts); the ledger's error.
     package func grant(playerId: String, grants: Grants, reason: String, actor: String) async throws -> LedgerPosting {
-        try RequestField.check(playerId, "playerId", length: 1...RequestField.maximumPlayerIdLength)
+        try RequestField.identifier(playerId, .playerId)
         try RequestField.check(reason, "reason", length: 1...1_024)
         try RequestField.check(actor, "actor", length: 1...128)
         guard !grants.isEmpty else { throw ServerError.invalidRequest("grants are required") }
+        try RequestField.items(grants)
         do {
             return try await store.grantManually(playerId: playerId, grants: grants, reason: reason, actor: actor)
         } catch LedgerError.invalidGrants(let reason) {

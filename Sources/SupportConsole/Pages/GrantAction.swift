@@ -96,6 +96,8 @@ extension SupportPages {
                 playerId: playerId, grants: [grant.item: grant.amount], reason: grant.reason, actor: caller.name)
         } catch let error as ServerError where error.code == "invalid_request" {
             throw ConsoleError(code: "invalid_amount", detail: error.message)
+        } catch let error as ServerError where error.code == "invalid_identifier" {
+            throw ConsoleError(code: "invalid_identifier", detail: error.message)
         }
         try await caller.audit(action: "manual_grant", target: playerId, detail: grant.auditDetail)
         return .redirect(to: ConsoleLinks.player(playerId), notice: "granted")

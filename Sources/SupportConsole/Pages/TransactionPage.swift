@@ -45,7 +45,7 @@ extension SupportPages {
             guard let payload = try await server.appleTransaction(transactionId) else { return ("unknown", nil) }
             return ("signed", payload)
         } catch let error as ServerError {
-            return (error.code == "invalid_request" ? "invalid" : error.code, nil)
+            return (["invalid_request", "invalid_identifier"].contains(error.code) ? "invalid" : error.code, nil)
         }
     }
 }

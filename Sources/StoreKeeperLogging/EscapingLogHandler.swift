@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+
+/// The log handler of every `storekeeper` command: one line per record on standard error,
+/// `TIME LEVEL LABEL: key=value … [SOURCE] MESSAGE`, in which nothing a client sent can
+/// forge a line.
+///
+/// Every part of a record (message, metadata keys and values, label, source) may carry
+/// outside text: a transaction id, a path, an error's description. Each part goes through
+/// ``LogText/escaped(_:)`` before it is printed, so a newline, a carriage return or a
+/// terminal escape in any of them shows as `\n`, `\r` or `\u{1B}` inside the record that
+/// carried it. Metadata values that hold anything but letters, digits and `._:/@+-` are
+/// quoted, so a value cannot pose as a further `key=value` pair either.
+public struct EscapingLogHandler: LogHandler {
+    /// The least severe level printed.
+    public var logLevel: Logger.Level = .info
+    /// Metadata printed with every record of this handler.
+    public var metadata: Logger.Metadata = [:]
+    /// Contextual metadata added to every record.
+    public var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+    private let write: @Sendable (String) -> Void
+
+    /// A handler for `label` that passes each finished line (ending in `\n`) to `write`.
+    public init(label: String, write: @escaping @Sendable (String) -> Void) {
+        self.label = label
+        self.write = write
+    }
+
+    /// A handler for `label` that prints to standard error, one `write` per line (so lines
+    /// from several threads never interleave): pass it to `LoggingSystem.bootstrap`.
+    public static func standardError(label: String) -> EscapingLogHandler {
+        EscapingLogHandler(label: label) { line in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// `2026-11-28T13:09:00.123Z`.
+    private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// The metadata value for `key`.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Prints one record as one line.
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let own = event.metadata { merged.merge(own) { $1 } }
+        let pairs = merged.sorted { $0.key < $1.key }.map { "\(LogText.escaped($0.key))=\(Self.render($0.value))" }
+        let time = Date().formatted(Self.timeFormat)
+        var line = "\(time) \(event.level) \(LogText.escaped(label)):"
+        if !pairs.isEmpty { line += " " + pairs.joined(separator: " ") }
+        line += " [\(LogText.escaped(event.source))] \(LogText.escaped(event.message.description))\n"
+        write(line)
+    }
+
+    /// A metadata value as printed, escaped (``LogText/escaped(_:)``): bare when it holds
+    /// only letters, digits and `._:/@+-`, in double quotes otherwise (a `"` inside written
+    /// `\"`); arrays and dictionaries in brackets.
+    static func render(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): quoted(text)
+        case .stringConvertible(let convertible): quoted(convertible.description)
+        case .array(let values): "[" + values.map(render).joined(separator: ", ") + "]"
+        case .dictionary(let values):
+            "["
+                + values.sorted { $0.key < $1.key }.map { "\(quoted($0.key)): \(render($0.value))" }
+                .joined(separator: ", ") + "]"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let escaped = LogText.escaped(text)
+        let bare =
+            !escaped.isEmpty
+            && escaped.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "._:/@+-".unicodeScalars.contains(scalar)
+            }
+        return bare ? escaped : "\"" + escaped.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
