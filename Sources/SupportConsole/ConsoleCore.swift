@@ -78,12 +78,12 @@ struct ConsoleCore: Sendable {
             notice: notice)
     }
 
-    /// `page` as an HTML answer.
+    /// `page` as an HTML answer, with `Retry-After` when its error says when to try again.
     func respond(_ page: ConsolePage, chrome: ConsoleChrome) -> Response {
         let html = renderer.render(page, chrome: chrome)
-        return Response(
-            status: page.status, headers: [.contentType: "text/html; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        if let seconds = page.error?.retryAfter { headers[.retryAfter] = String(seconds) }
+        return Response(status: page.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// The error page of `error`.

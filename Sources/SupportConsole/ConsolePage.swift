@@ -55,12 +55,15 @@ struct ConsoleError: Error, Sendable, Hashable, CustomStringConvertible {
     var status: HTTPResponse.Status
     /// Extra text shown after the localized message (escaped), e.g. who got a purchase.
     var detail: String?
+    /// After how many seconds the request may be answered otherwise (`Retry-After`).
+    var retryAfter: Int?
 
     /// Creates an error.
-    init(code: String, status: HTTPResponse.Status = .badRequest, detail: String? = nil) {
+    init(code: String, status: HTTPResponse.Status = .badRequest, detail: String? = nil, retryAfter: Int? = nil) {
         self.code = code
         self.status = status
         self.detail = detail
+        self.retryAfter = retryAfter
     }
 
     var description: String { "\(code) (\(status.code))" + (detail.map { ": \($0)" } ?? "") }
@@ -75,4 +78,9 @@ struct ConsoleError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The form's CSRF token is missing or wrong, or the request came from another origin (403).
     static let csrfFailed = ConsoleError(code: "csrf_failed", status: .forbidden)
+
+    /// Too many failed sign-ins: try again after `seconds` when given (429).
+    static func rateLimited(retryAfter seconds: Int?) -> ConsoleError {
+        ConsoleError(code: "rate_limited", status: .tooManyRequests, retryAfter: seconds)
+    }
 }

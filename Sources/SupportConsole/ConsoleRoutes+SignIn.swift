@@ -35,8 +35,9 @@ extension ConsoleCore {
         return response
     }
 
-    /// Checks the form, the rate limit, the account, the password and the second factor;
-    /// on success starts a new session and sends the browser to `next`.
+    /// Checks the form, then the sign-in limits, the account, the password and the second
+    /// factor (``authenticate(name:password:code:address:at:)``); on success starts a new
+    /// session and sends the browser to `next`.
     func signIn(_ request: Request, address: String) async -> Response {
         let form: ConsoleForm
         do {
@@ -58,7 +59,7 @@ extension ConsoleCore {
             let account: StaffAccount
             switch try await authenticate(
                 name: form["name"] ?? "", password: form["password"] ?? "", code: form["code"] ?? "",
-                address: address)
+                address: address, at: Date())
             {
             case .failure(let refusal): return signInPage(request, next: next, name: name, error: refusal)
             case .success(let signedIn): account = signedIn

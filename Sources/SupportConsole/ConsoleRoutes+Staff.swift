@@ -88,23 +88,17 @@ extension ConsoleRoutes {
 extension ConsoleCore {
     /// The staff list with the add form, with `error` or `notice` shown.
     func staffPage(caller: ConsoleCaller, error: ConsoleError?, notice: String? = nil) async throws -> ConsolePage {
-        let now = Date()
         let rows: [[String: any Sendable]] = try await store.staffAccounts().map { account in
-            var row: [String: any Sendable] = [
+            [
                 "name": account.name, "role": account.role.rawValue,
                 "roleLabel": renderer.text("role_\(account.role.rawValue)", caller.language),
                 "twoFactor": account.totpSecret != nil,
                 "disabled": account.disabledAt != nil,
-                "locked": (account.lockedUntil ?? .distantPast) > now,
                 "isSelf": account.name == caller.name,
                 "created": ConsoleFormat.date(account.createdAt, language: caller.language),
                 "passwordChanged": ConsoleFormat.date(account.passwordChangedAt, language: caller.language),
                 "path": ConsoleURL.pathSegment(account.name),
             ]
-            if let lockedUntil = account.lockedUntil, lockedUntil > now {
-                row["lockedUntil"] = ConsoleFormat.date(lockedUntil, language: caller.language)
-            }
-            return row
         }
         var page = ConsolePage(
             template: "staff", titleKey: "title_staff",

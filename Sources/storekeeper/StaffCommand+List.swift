@@ -3,7 +3,7 @@ import Foundation
 import Ledger
 
 /// `storekeeper staff list`: every account with its role, second factor, and whether it
-/// is disabled or locked.
+/// is disabled.
 struct StaffListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the staff accounts.")
@@ -12,13 +12,11 @@ struct StaffListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let accounts = try await StaffCommand.withStore(options) { try await $0.staffAccounts() }
-        let now = Date()
-        var rows = [["NAME", "ROLE", "2FA", "DISABLED", "LOCKED"]]
+        var rows = [["NAME", "ROLE", "2FA", "DISABLED"]]
         for account in accounts {
             rows.append([
                 account.name, account.role.rawValue, account.totpSecret == nil ? "no" : "totp",
                 account.disabledAt == nil ? "no" : "yes",
-                account.lockedUntil.map { $0 > now ? "until \($0.formatted(.iso8601))" : "no" } ?? "no",
             ])
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -37,81 +37,66 @@ struct StaffStoreTests {
         }
     }
 
-    @Test("failed sign-ins count up to the threshold, which locks and starts again", arguments: StoreKind.allCases)
-    func lockout(kind: StoreKind) async throws {
+    @Test(
+        "the audit tally counts one actor's records of an action from one address since a time, with the newest time",
+        arguments: StoreKind.allCases)
+    func auditTally(kind: StoreKind) async throws {
         try await withClockedStores(kind) { store, other, clock in
-            try await store.createStaff(Self.account("bob", now: clock.now))
-            let first = try #require(try await store.recordSignInFailure(name: "bob", lockAfter: 3, lockFor: 300))
-            #expect(first.failedSignIns == 1)
-            #expect(first.lockedUntil == nil)
-            let second = try await other.recordSignInFailure(name: "bob", lockAfter: 3, lockFor: 300)
-            #expect(second?.failedSignIns == 2)
-            #expect(second?.lockedUntil == nil)
-
-            clock.advance(by: 10)
-            let locked = try #require(try await store.recordSignInFailure(name: "bob", lockAfter: 3, lockFor: 300))
-            #expect(locked.failedSignIns == 0)
-            #expect(locked.lockedUntil == clock.now.addingTimeInterval(300))
-            #expect(try await other.staff(name: "bob") == locked)
-
-            let again = try await store.recordSignInFailure(name: "bob", lockAfter: 3, lockFor: 300)
-            #expect(again?.failedSignIns == 1)
-            #expect(again?.lockedUntil == locked.lockedUntil, "a failure below the threshold keeps the lock")
-
-            try await store.recordSignInSuccess(name: "bob")
-            let cleared = try await store.staff(name: "bob")
-            #expect(cleared?.failedSignIns == 0)
-            #expect(cleared?.lockedUntil == nil)
-
-            #expect(try await store.recordSignInFailure(name: "nobody", lockAfter: 3, lockFor: 300) == nil)
-            try await store.recordSignInSuccess(name: "nobody")
+            let start = clock.now
+            #expect(
+                try await other.auditTally(
+                    action: "sign_in_failed", actor: "bob", address: "198.51.100.7", since: start)
+                    == AuditTally(count: 0, latest: nil))
+            let records: [(actor: String, action: String, address: String)] = [
+                ("bob", "sign_in_failed", "198.51.100.7"), ("bob", "sign_in_failed", "203.0.113.9"),
+                ("bob", "sign_in_failed", "198.51.100.7"), ("alice", "sign_in_failed", "198.51.100.7"),
+                ("bob", "sign_in", "198.51.100.7"), ("bob", "sign_in_failed", "198.51.100.7"),
+            ]
+            var times: [Date] = []
+            for (index, record) in records.enumerated() {
+                clock.advance(by: 10)
+                times.append(clock.now)
+                try await (index.isMultiple(of: 2) ? store : other).appendAudit(
+                    AuditRecord(
+                        actor: record.actor, action: record.action, address: record.address, createdAt: clock.now))
+            }
+            let bob = try await other.auditTally(
+                action: "sign_in_failed", actor: "bob", address: "198.51.100.7", since: start)
+            #expect(bob == AuditTally(count: 3, latest: times[5]), "another instance sees every one")
+            #expect(
+                try await store.auditTally(
+                    action: "sign_in_failed", actor: "bob", address: "198.51.100.7", since: times[2])
+                    == AuditTally(count: 2, latest: times[5]), "from `since` on, inclusive")
+            #expect(
+                try await store.auditTally(
+                    action: "sign_in_failed", actor: "bob", address: "198.51.100.7",
+                    since: times[5].addingTimeInterval(1))
+                    == AuditTally(count: 0, latest: nil))
+            #expect(
+                try await store.auditTally(action: "sign_in_failed", actor: "bob", address: "203.0.113.9", since: start)
+                    == AuditTally(count: 1, latest: times[1]))
+            #expect(
+                try await store.auditTally(
+                    action: "sign_in_failed", actor: "alice", address: "198.51.100.7", since: start)
+                    == AuditTally(count: 1, latest: times[3]))
+            #expect(
+                try await store.auditTally(action: "sign_in", actor: "bob", address: "198.51.100.7", since: start)
+                    == AuditTally(count: 1, latest: times[4]))
+            #expect(
+                try await store.auditTally(
+                    action: "sign_in_failed", actor: "BOB", address: "198.51.100.7", since: start)
+                    == AuditTally(count: 0, latest: nil), "actors compare exactly")
         }
     }
 
-    @Test("concurrent failures on separate connections are each counted", arguments: StoreKind.allCases)
-    func concurrentFailures(kind: StoreKind) async throws {
-        try await withStores(kind, count: 3) { stores, _ in
-            try await stores[0].createStaff(Self.account("bob", now: Date()))
-            let failures = 12
-            let counts = try await withThrowingTaskGroup(of: Int?.self) { group in
-                for index in 0..<failures {
-                    let store = stores[index % stores.count]
-                    group.addTask {
-                        try await store.recordSignInFailure(name: "bob", lockAfter: 1000, lockFor: 60)?.failedSignIns
-                    }
-                }
-                return try await group.reduce(into: [Int?]()) { $0.append($1) }
-            }
-            #expect(Set(counts) == Set((1...failures).map(Optional.some)), "each saw its own count: \(counts)")
-            #expect(try await stores[1].staff(name: "bob")?.failedSignIns == failures)
-
-            // At the threshold: exactly one of the concurrent failures locks.
-            try await stores[0].createStaff(Self.account("carol", now: Date()))
-            let lockedBy = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<6 {
-                    let store = stores[index % stores.count]
-                    group.addTask {
-                        try await store.recordSignInFailure(name: "carol", lockAfter: 6, lockFor: 60)?.lockedUntil
-                            != nil
-                    }
-                }
-                return try await group.reduce(into: [Bool]()) { $0.append($1) }
-            }
-            #expect(lockedBy.filter { $0 }.count == 1, "\(lockedBy)")
-            let carol = try await stores[2].staff(name: "carol")
-            #expect(carol?.failedSignIns == 0)
-            #expect(carol?.lockedUntil != nil)
-        }
-    }
-
-    @Test("a password reset clears the lock, enables the account and ends its sessions", arguments: StoreKind.allCases)
+    @Test(
+        "a password reset sets the password, enables the account and ends its sessions", arguments: StoreKind.allCases)
     func reset(kind: StoreKind) async throws {
         try await withClockedStores(kind) { store, other, clock in
             var bob = Self.account("bob", now: clock.now)
             bob.totpSecret = "OLDSECRET"
             try await store.createStaff(bob)
             try await store.createStaff(Self.account("alice", now: clock.now))
-            _ = try await store.recordSignInFailure(name: "bob", lockAfter: 1, lockFor: 600)
             _ = try await store.disableStaff(name: "bob")
             let sessions = [Self.session("bob", now: clock.now), Self.session("bob", now: clock.now)]
             for session in sessions { try await store.createStaffSession(session) }
@@ -123,8 +108,6 @@ struct StaffStoreTests {
             let reset = try #require(try await store.staff(name: "bob"))
             #expect(reset.passwordHash == "new-hash")
             #expect(reset.totpSecret == nil)
-            #expect(reset.failedSignIns == 0)
-            #expect(reset.lockedUntil == nil)
             #expect(reset.disabledAt == nil)
             #expect(reset.passwordChangedAt == clock.now)
             #expect(reset.createdAt == bob.createdAt)

@@ -27,7 +27,7 @@ struct ConsoleCoreTests {
     func codesHaveStrings() throws {
         let strings = try #require(try ConsoleResources.bundled().strings[.english])
         let errors = [
-            "invalid_credentials", "account_locked", "rate_limited", "code_required", "invalid_code", "csrf_failed",
+            "invalid_credentials", "rate_limited", "sign_in_busy", "code_required", "invalid_code", "csrf_failed",
             "forbidden", "not_found", "over_limit", "reason_required", "invalid_amount", "apple_unavailable",
             "not_configured", "already_delivered", "nothing_found", "session_required", "unexpected",
         ]

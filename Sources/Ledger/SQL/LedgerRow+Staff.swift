@@ -9,8 +9,6 @@ extension StaffAccount {
             passwordHash: try row.requiredText("password_hash"),
             totpSecret: try row.text("totp_secret"),
             disabledAt: try row.timestamp("disabled_at"),
-            failedSignIns: Int(try row.requiredInteger("failed_sign_ins")),
-            lockedUntil: try row.timestamp("locked_until"),
             createdAt: try row.requiredTimestamp("created_at"),
             passwordChangedAt: try row.requiredTimestamp("password_changed_at")
         )

@@ -3,8 +3,7 @@ import Foundation
 /// The support console's accounts, sessions and audit log (see ``StaffStore``).
 extension LedgerSQL {
     static let staffColumns = """
-        name, role, password_hash, totp_secret, disabled_at, failed_sign_ins, locked_until, created_at, \
-        password_changed_at
+        name, role, password_hash, totp_secret, disabled_at, created_at, password_changed_at
         """
     static let auditColumns = "id, actor, action, target, detail, address, created_at"
 
@@ -15,14 +14,14 @@ extension LedgerSQL {
         LedgerStatement(
             """
             INSERT INTO staff_accounts (\(staffColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (name) DO NOTHING
             RETURNING name
             """,
             [
                 .text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
-                .optional(account.totpSecret), .optional(account.disabledAt), .integer(Int64(account.failedSignIns)),
-                .optional(account.lockedUntil), .timestamp(account.createdAt), .timestamp(account.passwordChangedAt),
+                .optional(account.totpSecret), .optional(account.disabledAt), .timestamp(account.createdAt),
+                .timestamp(account.passwordChangedAt),
             ]
         )
     }
@@ -33,16 +32,15 @@ extension LedgerSQL {
 
     static let staffAccounts = LedgerStatement("SELECT \(staffColumns) FROM staff_accounts ORDER BY name")
 
-    /// Sets a new password and second factor, clears the failures and the lock and enables
-    /// the account; a row only when the account exists.
+    /// Sets a new password and second factor and enables the account; a row only when the
+    /// account exists.
     static func resetStaffPassword(name: String, passwordHash: String, totpSecret: String?, at: Date)
         -> LedgerStatement
     {
         LedgerStatement(
             """
             UPDATE staff_accounts
-            SET password_hash = ?, totp_secret = ?, failed_sign_ins = 0, locked_until = NULL, disabled_at = NULL,
-                password_changed_at = ?
+            SET password_hash = ?, totp_secret = ?, disabled_at = NULL, password_changed_at = ?
             WHERE name = ?
             RETURNING name
             """,
@@ -55,33 +53,6 @@ extension LedgerSQL {
         LedgerStatement(
             "UPDATE staff_accounts SET disabled_at = COALESCE(disabled_at, ?) WHERE name = ? RETURNING name",
             [.timestamp(at), .text(name)]
-        )
-    }
-
-    /// Counts a failure in one statement: the row is locked while it is updated and every
-    /// expression reads the row as it stood, so concurrent failures are each counted. The
-    /// failure that reaches `lockAfter` locks the account until `lockedUntil` and starts the
-    /// count again. Returns the account afterwards.
-    static func recordSignInFailure(name: String, lockAfter: Int, lockedUntil: Date) -> LedgerStatement {
-        LedgerStatement(
-            """
-            UPDATE staff_accounts
-            SET failed_sign_ins = CASE WHEN failed_sign_ins + 1 >= ? THEN 0 ELSE failed_sign_ins + 1 END,
-                locked_until = CASE WHEN failed_sign_ins + 1 >= ? THEN ? ELSE locked_until END
-            WHERE name = ?
-            RETURNING \(staffColumns)
-            """,
-            [.integer(Int64(lockAfter)), .integer(Int64(lockAfter)), .timestamp(lockedUntil), .text(name)]
-        )
-    }
-
-    static func recordSignInSuccess(name: String) -> LedgerStatement {
-        LedgerStatement(
-            """
-            UPDATE staff_accounts SET failed_sign_ins = 0, locked_until = NULL
-            WHERE name = ? AND (failed_sign_ins <> 0 OR locked_until IS NOT NULL)
-            """,
-            [.text(name)]
         )
     }
 
@@ -176,6 +147,21 @@ extension LedgerSQL {
         LedgerStatement(
             "SELECT COUNT(*) AS count FROM audit_log WHERE action = ? AND address = ? AND created_at >= ?",
             [.text(action), .text(address), .timestamp(since)]
+        )
+    }
+
+    /// The count and newest time of `action`'s records by `actor` from `address` since
+    /// `since`. `audit_log_by_action` (action, address, created_at) finds them: the rows it
+    /// reads are the address's records of `action` in the window, which for
+    /// `sign_in_failed` the per-address limit keeps to about
+    /// `console.signInFailuresPerAddress`.
+    static func auditTally(action: String, actor: String, address: String, since: Date) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT COUNT(*) AS count, MAX(created_at) AS latest FROM audit_log
+            WHERE action = ? AND address = ? AND created_at >= ? AND actor = ?
+            """,
+            [.text(action), .text(address), .timestamp(since), .text(actor)]
         )
     }
 }

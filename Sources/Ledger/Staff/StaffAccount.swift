@@ -14,10 +14,6 @@ public struct StaffAccount: Sendable, Hashable {
     public var totpSecret: String?
     /// When the account was disabled; a disabled account cannot sign in and has no sessions.
     public var disabledAt: Date?
-    /// Failed sign-ins since the last success or lock.
-    public var failedSignIns: Int
-    /// Sign-ins are refused until then after repeated failures.
-    public var lockedUntil: Date?
     /// When the account was made.
     public var createdAt: Date
     /// When its password was last set.
@@ -30,8 +26,6 @@ public struct StaffAccount: Sendable, Hashable {
         passwordHash: String,
         totpSecret: String? = nil,
         disabledAt: Date? = nil,
-        failedSignIns: Int = 0,
-        lockedUntil: Date? = nil,
         createdAt: Date,
         passwordChangedAt: Date
     ) {
@@ -40,8 +34,6 @@ public struct StaffAccount: Sendable, Hashable {
         self.passwordHash = passwordHash
         self.totpSecret = totpSecret
         self.disabledAt = disabledAt
-        self.failedSignIns = failedSignIns
-        self.lockedUntil = lockedUntil
         self.createdAt = createdAt
         self.passwordChangedAt = passwordChangedAt
     }

@@ -15,22 +15,15 @@ public protocol StaffStore: Sendable {
     /// Every account, by name.
     func staffAccounts() async throws -> [StaffAccount]
 
-    /// Sets a new password hash and second factor (`nil` removes it), clears failed
-    /// sign-ins and any lock, enables the account again and ends all its sessions, in one
-    /// transaction; `false` when there is no such account.
+    /// Sets a new password hash and second factor (`nil` removes it), enables the account
+    /// again and ends all its sessions, in one transaction; `false` when there is no such
+    /// account. (Failed sign-ins are not kept on the account: the console counts them in the
+    /// audit log, which nothing changes.)
     func resetStaffPassword(name: String, passwordHash: String, totpSecret: String?) async throws -> Bool
 
     /// Disables the account and ends all its sessions, in one transaction; `false` when
     /// there is no such account.
     func disableStaff(name: String) async throws -> Bool
-
-    /// Counts a failed sign-in in one statement: at `lockAfter` consecutive failures the
-    /// account is locked for `lockFor` seconds from now and the count starts again. Returns
-    /// the account as it stands afterwards; `nil` when there is no such account.
-    func recordSignInFailure(name: String, lockAfter: Int, lockFor: TimeInterval) async throws -> StaffAccount?
-
-    /// Clears the failed sign-ins after a successful one.
-    func recordSignInSuccess(name: String) async throws
 
     // MARK: Sessions
 
@@ -59,4 +52,9 @@ public protocol StaffStore: Sendable {
     /// How many records of `action` came from `address` at or after `since` (the sign-in
     /// rate limit counts `sign_in_failed` this way, across instances).
     func auditCount(action: String, address: String, since: Date) async throws -> Int
+
+    /// How many records of `action` by `actor` came from `address` at or after `since`, and
+    /// the newest one's time (the sign-in delay of one name at one address counts
+    /// `sign_in_failed` this way, across instances).
+    func auditTally(action: String, actor: String, address: String, since: Date) async throws -> AuditTally
 }

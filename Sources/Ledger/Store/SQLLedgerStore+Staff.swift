@@ -26,20 +26,6 @@ extension SQLLedgerStore {
         try await write(Self.endingSessions(of: name, after: LedgerSQL.disableStaff(name: name, at: now)))
     }
 
-    public func recordSignInFailure(name: String, lockAfter: Int, lockFor: TimeInterval) async throws
-        -> StaffAccount?
-    {
-        let lockedUntil = now.addingTimeInterval(lockFor).ledgerNormalized
-        return try await writeStatement(
-            .first(
-                LedgerSQL.recordSignInFailure(name: name, lockAfter: max(lockAfter, 1), lockedUntil: lockedUntil),
-                StaffAccount.init(row:)))
-    }
-
-    public func recordSignInSuccess(name: String) async throws {
-        try await writeStatement(.execute(LedgerSQL.recordSignInSuccess(name: name)))
-    }
-
     /// Runs `change` (a statement that returns a row only when the account exists) and, when
     /// it found the account, deletes all its sessions: `true` then, `false` otherwise.
     private static func endingSessions(of name: String, after change: LedgerStatement) -> LedgerOperation<Bool> {
@@ -108,6 +94,16 @@ extension SQLLedgerStore {
                 { try $0.requiredInteger("count") }))
         return Int(count ?? 0)
     }
+
+    public func auditTally(action: String, actor: String, address: String, since: Date) async throws -> AuditTally {
+        let statement = LedgerSQL.auditTally(
+            action: action, actor: actor, address: address, since: since.ledgerNormalized)
+        let tally = try await read(
+            .first(statement) {
+                AuditTally(count: Int(try $0.requiredInteger("count")), latest: try $0.timestamp("latest"))
+            })
+        return tally ?? AuditTally(count: 0, latest: nil)
+    }
 }
 
 extension StaffAccount {
@@ -115,7 +111,6 @@ extension StaffAccount {
     fileprivate var ledgerNormalized: StaffAccount {
         var account = self
         account.disabledAt = disabledAt?.ledgerNormalized
-        account.lockedUntil = lockedUntil?.ledgerNormalized
         account.createdAt = createdAt.ledgerNormalized
         account.passwordChangedAt = passwordChangedAt.ledgerNormalized
         return account

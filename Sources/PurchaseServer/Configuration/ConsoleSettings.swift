@@ -14,14 +14,19 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
     public var idleTimeoutSeconds: Double
     /// A session ends this long (seconds) after sign-in, however it is used.
     public var sessionLifetimeSeconds: Double
-    /// Consecutive failed sign-ins that lock an account.
+    /// Failed sign-ins of one name from one address within ``signInWindowSeconds`` that
+    /// cost nothing; after them each attempt of that name from that address waits a delay
+    /// that starts at 1 second and doubles with each further failure, up to ``lockSeconds``.
+    /// No number of failures locks an account (docs/SECURITY.md, "Staff sign-in"; the key
+    /// is named after the lock it once set).
     public var lockAfterFailures: Int
-    /// How long (seconds) a locked account stays locked.
+    /// The longest delay (seconds) between attempts of one name from one address (see
+    /// ``lockAfterFailures``).
     public var lockSeconds: Double
     /// Failed sign-ins one address may make within ``signInWindowSeconds`` before every
     /// sign-in from it is refused for the rest of the window.
     public var signInFailuresPerAddress: Int
-    /// The window of ``signInFailuresPerAddress``, in seconds.
+    /// The window of ``signInFailuresPerAddress`` and ``lockAfterFailures``, in seconds.
     public var signInWindowSeconds: Double
     /// How long (seconds) a transaction the server learned of waits for the player's own
     /// report before the owed queue lists it (the app usually reports within seconds).
@@ -35,8 +40,9 @@ public struct ConsoleSettings: Codable, Hashable, Sendable {
     public var passwordHashCost: Int
 
     /// Creates settings with safe defaults: agents grant at most 1,000 of an item, admins
-    /// without limit; 30 minutes idle, 12 hours at most; 5 failures lock for 15 minutes;
-    /// 20 failures per address per 15 minutes; owed after 10 minutes.
+    /// without limit; 30 minutes idle, 12 hours at most; 5 free failures of a name per
+    /// address, then delays doubling from 1 second up to 15 minutes; 20 failures per address
+    /// per 15 minutes; owed after 10 minutes.
     public init(
         enabled: Bool = true,
         agentGrantLimit: Int64 = 1_000,
