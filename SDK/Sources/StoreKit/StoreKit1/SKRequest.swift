@@ -93,9 +93,9 @@ struct MainQueueReference<Object: AnyObject>: @unchecked Sendable {
 }
 
 /// How StoreKit 1 reaches the emulator.
-enum StoreKit1Call {
+package enum StoreKit1Call {
     /// The client for the environment's configuration; `SKError.clientInvalid` otherwise.
-    static func client() throws -> EmulatorClient {
+    package static func client() throws -> EmulatorClient {
         do {
             return try EmulatorClient.current()
         } catch {
@@ -108,7 +108,7 @@ enum StoreKit1Call {
 
 extension SKError {
     /// StoreKit 1's error for a failure on the way to the emulator.
-    static func from(_ error: any Error) -> SKError {
+    package static func from(_ error: any Error) -> SKError {
         switch error {
         case let error as SKError: error
         case let error as EmulatorRequestError where error.code == "unknown_product":
