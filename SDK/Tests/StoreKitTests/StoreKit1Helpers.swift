@@ -9,12 +9,14 @@ final class Observer: NSObject, SKPaymentTransactionObserver, @unchecked Sendabl
     private var updated: [SKPaymentTransaction] = []
     private var removedIds: [String] = []
     private var offMain = false
+    /// Set on the main queue by the test: observers must be called on it.
+    static let mainQueueKey = DispatchSpecificKey<Bool>()
     private var finished = false
 
     func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
         let snapshots = transactions.map { Snapshot($0) }
         locked {
-            offMain = offMain || !Thread.isMainThread
+            offMain = offMain || DispatchQueue.getSpecific(key: Self.mainQueueKey) != true
             updated += snapshots.map(\.transaction)
             states += snapshots.map { ($0.transaction.payment.productIdentifier, $0.state) }
         }
@@ -37,7 +39,7 @@ final class Observer: NSObject, SKPaymentTransactionObserver, @unchecked Sendabl
     var transactions: [SKPaymentTransaction] { locked { updated } }
     var removed: [String] { locked { removedIds } }
     var restoreFinished: Bool { locked { finished } }
-    var allOnMainThread: Bool { locked { !offMain } }
+    var allOnMainQueue: Bool { locked { !offMain } }
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()

@@ -110,8 +110,10 @@ import Testing
     func foreignRootIsUnverified() async throws {
         let foreign = try EmulatorProcess()
         let foreignDevice = TestDevice(foreign, name: "foreign")
-        _ = try await Product.products(for: ["coins100"])  // pins the foreign emulator's root
-        let foreignRoot = try Data(contentsOf: foreignDevice.data.appendingPathComponent("emulator-jws-root.der"))
+        let foreignRoot = try TrustedRoot.der(for: StoreKitConfiguration.current())  // fetched and pinned
+        #expect(
+            FileManager.default.fileExists(
+                atPath: foreignDevice.data.appendingPathComponent("emulator-jws-root.der").path))
         foreign.stop()
 
         let emulator = try EmulatorProcess()
@@ -194,6 +196,7 @@ import Testing
         let emulator = try EmulatorProcess()
         defer { emulator.stop() }
         let device = TestDevice(emulator)
+        DispatchQueue.main.setSpecific(key: Observer.mainQueueKey, value: true)
         let observer = Observer()
         let queue = SKPaymentQueue.default()
         queue.add(observer)
@@ -215,7 +218,7 @@ import Testing
         queue.add(payment)
         #expect(await eventually { observer.states(of: "levelpack1").contains(.purchased) })
         #expect(observer.states(of: "levelpack1").first == .purchasing)
-        #expect(observer.allOnMainThread)
+        #expect(observer.allOnMainQueue)
         let purchased = try #require(observer.transactions.last { $0.transactionState == .purchased })
         #expect(purchased.payment.applicationUsername == username)
         #expect(purchased.transactionIdentifier != nil)

@@ -83,7 +83,7 @@ extension Product {
         let (tokenValue, quantityValue, askToBuyValue) = (token, quantity, askToBuy)
         InAppPurchases.shared.begin(productID)
         var answered: UInt64?
-        defer { InAppPurchases.shared.end(productID, answered: answered) }
+        defer { InAppPurchases.shared.end(productID, answered: answered, client) }
         let result: VerificationResult<Transaction>? = try await StoreKit2Call.run {
             let answer: EmulatorWire.PurchaseResult
             do {

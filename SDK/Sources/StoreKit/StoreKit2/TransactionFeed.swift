@@ -39,36 +39,28 @@ package enum TransactionFeed {
         }
     }
 
-    /// `Transaction.currentEntitlements`.
+    /// `Transaction.currentEntitlements`: each non-consumable not refunded or revoked, the
+    /// latest non-revoked transaction of each non-renewing subscription, and the latest
+    /// transaction of each auto-renewable subscription whose status is subscribed or in
+    /// grace period (the emulator's Get All Subscription Statuses).
     static func currentEntitlements(_ client: EmulatorClient) throws -> [VerificationResult<Transaction>] {
-        let all = try verifiedAll(client)
-        var latestInGroup: [String: VerificationResult<Transaction>] = [:]
-        var latestNonRenewing: [String: VerificationResult<Transaction>] = [:]
         var entitled: [VerificationResult<Transaction>] = []
-        for result in all {
+        var latestNonRenewing: [String: VerificationResult<Transaction>] = [:]
+        for result in try verifiedAll(client) {
             let transaction = result.unsafePayloadValue
+            guard transaction.revocationDate == nil else { continue }
             switch transaction.productType {
-            case .nonConsumable where transaction.revocationDate == nil:
-                entitled.append(result)
-            case .autoRenewable:
-                let group = transaction.subscriptionGroupID ?? transaction.productID
-                if let known = latestInGroup[group], known.unsafePayloadValue.purchaseDate > transaction.purchaseDate {
-                    continue
-                }
-                latestInGroup[group] = result
-            case .nonRenewable where transaction.revocationDate == nil:
-                latestNonRenewing[transaction.productID] = result
-            default:
-                continue
+            case .nonConsumable: entitled.append(result)
+            case .nonRenewable: latestNonRenewing[transaction.productID] = result
+            default: continue
             }
         }
-        let now = Date()
-        entitled += latestInGroup.values.filter {
-            let transaction = $0.unsafePayloadValue
-            return transaction.revocationDate == nil && !transaction.isUpgraded
-                && (transaction.expirationDate.map { $0 > now } ?? false)
-        }
         entitled += latestNonRenewing.values
+        for group in try client.subscriptionStatuses().data ?? [] {
+            for item in group.lastTransactions ?? [] where [1, 4].contains(item.status) {
+                entitled.append(try Transaction.verified(item.signedTransactionInfo, client.configuration))
+            }
+        }
         return entitled.sorted { $0.unsafePayloadValue.purchaseDate < $1.unsafePayloadValue.purchaseDate }
     }
 
@@ -88,7 +80,8 @@ package enum TransactionFeed {
                     let launch = !started && delivered.claimLaunchDelivery()
                     if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, launch: launch) }) {
                         if !started {
-                            for result in round.unfinished where !delivered.contains(result.unsafePayloadValue.id) {
+                            for result in round.unfinished
+                            where !delivered.contains(result.unsafePayloadValue.id, client) {
                                 continuation.yield(result)
                             }
                         }
@@ -106,7 +99,7 @@ package enum TransactionFeed {
                                 continue  // the app's own purchase, not answered yet: decided next round
                             } else {
                                 known[transaction.id] = state
-                                if !delivered.contains(transaction.id) { continuation.yield(result) }
+                                if !delivered.contains(transaction.id, client) { continuation.yield(result) }
                             }
                         }
                         started = true
@@ -151,7 +144,8 @@ package final class InAppPurchases: @unchecked Sendable {
     package static let shared = InAppPurchases()
 
     private let lock = NSLock()
-    private var answered: Set<UInt64> = []
+    /// `emulator URL|device|transaction id`: ids are unique per emulator only.
+    private var answered: Set<String> = []
     private var inFlight: [String: Int] = [:]
     private var launchDelivered = false
 
@@ -161,18 +155,22 @@ package final class InAppPurchases: @unchecked Sendable {
         inFlight[productID, default: 0] += 1
     }
 
-    package func end(_ productID: String, answered id: UInt64?) {
+    package func end(_ productID: String, answered id: UInt64?, _ client: EmulatorClient) {
         lock.lock()
         defer { lock.unlock() }
         inFlight[productID, default: 1] -= 1
         if inFlight[productID] == 0 { inFlight[productID] = nil }
-        if let id { answered.insert(id) }
+        if let id { answered.insert(Self.key(id, client)) }
     }
 
-    func contains(_ id: UInt64) -> Bool {
+    func contains(_ id: UInt64, _ client: EmulatorClient) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return answered.contains(id)
+        return answered.contains(Self.key(id, client))
+    }
+
+    private static func key(_ id: UInt64, _ client: EmulatorClient) -> String {
+        "\(client.configuration.emulatorURL.absoluteString)|\(client.configuration.deviceId)|\(id)"
     }
 
     func isInFlight(_ productID: String) -> Bool {
