@@ -18,6 +18,9 @@ public actor AppStoreEmulator {
 
     /// Checks Server API bearer tokens against ``identity``'s API key.
     nonisolated let serverAPITokenVerifier: AppStoreServerAPITokenVerifier
+    /// The catalog: the configuration's, with the products added since
+    /// (``addProducts(_:)``).
+    nonisolated let catalogBox: CatalogBox
 
     var state: EmulatorState
     var faultInjector = FaultInjector()
@@ -68,6 +71,7 @@ public actor AppStoreEmulator {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.configuration = configuration
+        self.catalogBox = CatalogBox(configuration.catalog)
         self.identity = try EmulatorIdentity.loadOrCreate(in: directory, bundleId: configuration.bundleId)
         self.jwsSigner = try JWSSigner(chain: identity.jwsChain)
         self.receiptSigner = try ReceiptSigner(chain: identity.receiptChain)

@@ -37,7 +37,7 @@ struct HTTPConformanceTests {
 
             let head = try await client.execute(uri: "/emulator/v1/products", method: .head)
             #expect(head.status == .methodNotAllowed)
-            #expect(head.headers[.allow] == "GET")
+            #expect(head.headers[.allow] == "GET, PUT")
 
             let served = try await client.execute(uri: "/emulator/v1/devices/phone", method: .get)
             #expect(served.status == .ok, "a served method is untouched")

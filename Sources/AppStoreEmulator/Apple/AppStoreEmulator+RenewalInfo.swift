@@ -36,7 +36,7 @@ extension AppStoreEmulator {
     ) throws -> String? {
         guard let chain = chain(of: transaction, pending: pending) else { return nil }
         let latest = latest(of: chain, given: transaction)
-        let renewalPrice = configuration.catalog.product(chain.autoRenewProductId)?.price ?? latest.price
+        let renewalPrice = catalog.product(chain.autoRenewProductId)?.price ?? latest.price
         return try jwsSigner.sign(chain.renewalInfo(latest: latest, renewalPrice: renewalPrice, signedAt: now))
     }
 }

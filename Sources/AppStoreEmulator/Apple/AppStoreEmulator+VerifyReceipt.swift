@@ -76,7 +76,7 @@ extension AppStoreEmulator {
             guard let original = item.originalTransactionId, seen.insert(original).inserted,
                 let chain = state.subscriptions[original], let latest = state.transactions[chain.latestTransactionId]
             else { return nil }
-            let renewalPrice = configuration.catalog.product(chain.autoRenewProductId)?.price ?? latest.price
+            let renewalPrice = catalog.product(chain.autoRenewProductId)?.price ?? latest.price
             let info = chain.renewalInfo(latest: latest, renewalPrice: renewalPrice, signedAt: now)
             return VerifyReceiptResponse.PendingRenewalInfo(
                 autoRenewProductId: info.autoRenewProductId,

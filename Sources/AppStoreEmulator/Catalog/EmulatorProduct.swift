@@ -12,6 +12,8 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
     public var currency: String
     /// A name a store screen can show.
     public var displayName: String?
+    /// A description a store screen can show (StoreKit's `Product.description`).
+    public var localizedDescription: String?
     /// Auto-renewable only: the App Store Connect id of its subscription group.
     public var subscriptionGroupIdentifier: String?
     /// Auto-renewable only: its level in the group, 1 the highest (Apple's "level"):
@@ -27,7 +29,7 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
     public init(
         productId: String, type: ProductType, price: Int64, currency: String = "USD", displayName: String? = nil,
         subscriptionGroupIdentifier: String? = nil, subscriptionGroupLevel: Int? = nil,
-        subscriptionPeriodSeconds: Int64? = nil, gracePeriodSeconds: Int64? = nil
+        subscriptionPeriodSeconds: Int64? = nil, gracePeriodSeconds: Int64? = nil, localizedDescription: String? = nil
     ) {
         self.productId = productId
         self.type = type
@@ -38,6 +40,7 @@ public struct EmulatorProduct: Codable, Hashable, Sendable {
         self.subscriptionGroupLevel = subscriptionGroupLevel
         self.subscriptionPeriodSeconds = subscriptionPeriodSeconds
         self.gracePeriodSeconds = gracePeriodSeconds
+        self.localizedDescription = localizedDescription
     }
 }
 

@@ -43,7 +43,7 @@ extension AppStoreEmulator {
     public func purchase(
         deviceId: String, _ request: PurchaseRequest, includesReceipt: Bool = true
     ) async throws -> PurchaseResult {
-        guard let product = configuration.catalog.product(request.productId) else {
+        guard let product = catalog.product(request.productId) else {
             throw EmulatorError.unknownProduct(request.productId)
         }
         let quantity = request.quantity ?? 1
@@ -151,7 +151,7 @@ extension AppStoreEmulator {
     }
 
     /// The catalog.
-    public nonisolated var products: [EmulatorProduct] { configuration.catalog.products }
+    public nonisolated var products: [EmulatorProduct] { catalog.products }
 
     /// Every charge made, in order: the ground truth to compare a server's ledger with.
     public func ledger() -> [EmulatedTransaction] {
@@ -185,7 +185,7 @@ extension AppStoreEmulator {
         extraRecords: [EmulatorRecord],
         includesReceipt: Bool
     ) async throws -> PurchaseResult {
-        guard let product = configuration.catalog.product(productId) else {
+        guard let product = catalog.product(productId) else {
             throw EmulatorError.unknownProduct(productId)
         }
         let price = try product.price(quantity: quantity)

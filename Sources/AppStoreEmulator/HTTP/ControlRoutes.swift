@@ -55,6 +55,12 @@ extension AppStoreEmulator {
             }
         }
         group.get("products") { _, _ in JSONResponse.make(self.products) }
+        group.put("products") { request, _ in
+            await self.respond {
+                let products = try await JSONResponse.decode([EmulatorProduct].self, from: request)
+                return JSONResponse.make(try self.addProducts(products).products)
+            }
+        }
         group.get("roots") { _, _ in
             JSONResponse.make([
                 "jws": Data(self.identity.jwsChain.rootCertificateDER).base64EncodedString(),

@@ -56,6 +56,29 @@ extension AppStoreEmulator {
                 return JSONResponse.make(["finished": true])
             }
         }
+        devices.get("transactions") { _, context in
+            await self.respond {
+                JSONResponse.make(try await self.allTransactions(deviceId: try context.parameters.require("deviceId")))
+            }
+        }
+        devices.get("app-transaction") { _, context in
+            await self.respond {
+                guard
+                    let signed = try await self.signedAppTransaction(
+                        deviceId: try context.parameters.require("deviceId"))
+                else {
+                    throw EmulatorError(
+                        "no_app_transaction", "the device's account has made no purchase yet", status: 404)
+                }
+                return JSONResponse.make(["signedAppTransaction": signed])
+            }
+        }
+        devices.get("subscription-statuses") { _, context in
+            await self.respond {
+                JSONResponse.make(
+                    try await self.subscriptionStatuses(deviceId: try context.parameters.require("deviceId")))
+            }
+        }
         devices.get("receipt") { _, context in
             await self.respond {
                 JSONResponse.make([

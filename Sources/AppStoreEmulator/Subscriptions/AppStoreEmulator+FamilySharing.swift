@@ -66,7 +66,7 @@ extension AppStoreEmulator {
             throw EmulatorError(
                 "not_shareable_now", "\(originalTransactionId) is refunded, revoked or expired", status: 409)
         }
-        guard let product = configuration.catalog.product(source.productId) else {
+        guard let product = catalog.product(source.productId) else {
             throw EmulatorError.unknownProduct(source.productId)
         }
         let environment = source.environment

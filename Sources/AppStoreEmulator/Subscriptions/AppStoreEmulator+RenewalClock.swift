@@ -65,7 +65,7 @@ extension AppStoreEmulator {
             if !chain.autoRenewEnabled {
                 try await expireSubscription(originalTransactionId: id)
             } else if billingFails {
-                let grace = configuration.catalog.product(chain.autoRenewProductId)?.gracePeriodSeconds != nil
+                let grace = catalog.product(chain.autoRenewProductId)?.gracePeriodSeconds != nil
                 try await failRenewal(originalTransactionId: id, gracePeriod: grace)
             } else {
                 try await renewSubscription(originalTransactionId: id)
@@ -88,7 +88,7 @@ extension AppStoreEmulator {
     /// shortest scaled period, between 50 ms and a minute.
     nonisolated var subscriptionClockInterval: Duration {
         let shortest =
-            configuration.catalog.products.filter { $0.type == .autoRenewable }
+            catalog.products.filter { $0.type == .autoRenewable }
             .map { Double($0.periodSeconds) * configuration.subscriptionTimeScale }.min() ?? 60
         return .milliseconds(Int64(min(60, max(0.05, shortest / 20)) * 1000))
     }

@@ -20,7 +20,7 @@ extension AppStoreEmulator {
 
     /// The product the chain renews to.
     func renewalProduct(_ chain: EmulatedSubscription) throws(EmulatorError) -> EmulatorProduct {
-        guard let product = configuration.catalog.product(chain.autoRenewProductId) else {
+        guard let product = catalog.product(chain.autoRenewProductId) else {
             throw EmulatorError.unknownProduct(chain.autoRenewProductId)
         }
         return product

@@ -200,10 +200,10 @@ extension AppStoreEmulator {
     {
         var chain = try subscription(originalTransactionId, ownedBy: deviceId)
         let latest = try transaction(chain.latestTransactionId)
-        guard let current = configuration.catalog.product(chain.productId) else {
+        guard let current = catalog.product(chain.productId) else {
             throw EmulatorError.unknownProduct(chain.productId)
         }
-        guard let target = configuration.catalog.product(productId) else {
+        guard let target = catalog.product(productId) else {
             throw EmulatorError.unknownProduct(productId)
         }
         guard target.type == .autoRenewable, target.groupIdentifier == latest.subscriptionGroupIdentifier,

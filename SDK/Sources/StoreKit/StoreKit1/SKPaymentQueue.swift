@@ -1,0 +1,293 @@
+import Foundation
+
+/// A queue of payment transactions for the App Store (the emulator) to process.
+///
+/// Apple: `class SKPaymentQueue` (https://developer.apple.com/documentation/storekit/skpaymentqueue).
+/// Observers are called on the main queue, as Apple calls them. While an observer is
+/// added, the queue polls the emulator's unfinished transactions every quarter second, so
+/// transactions from earlier launches, approved Ask to Buy purchases and purchases made
+/// outside the app reach `paymentQueue(_:updatedTransactions:)`.
+///
+/// `@unchecked Sendable` is safe: `observers`, `queued`, `known` and `poller` are read and
+/// written only while `lock` is held; the transactions and observers they hold are
+/// mutated and called only on the main queue (see `MainQueueReference`).
+open class SKPaymentQueue: NSObject, @unchecked Sendable {
+    private static let shared = SKPaymentQueue()
+
+    private let lock = NSLock()
+    private var observers: [any SKPaymentTransactionObserver] = []
+    private var queued: [SKPaymentTransaction] = []
+    /// Transaction ids the queue delivered in this process.
+    private var known: Set<String> = []
+    private var poller: Task<Void, Never>?
+
+    /// Returns the default payment queue instance.
+    open class func `default`() -> Self {
+        shared as! Self
+    }
+
+    /// Indicates whether the user is allowed to make payments: `true` when StoreKit for
+    /// Linux is configured.
+    open class func canMakePayments() -> Bool {
+        (try? StoreKitConfiguration.current()) != nil
+    }
+
+    /// Returns an array of pending transactions.
+    open var transactions: [SKPaymentTransaction] {
+        locked { queued }
+    }
+
+    /// An array of all active payment queue observers.
+    open var transactionObservers: [any SKPaymentTransactionObserver] {
+        locked { observers }
+    }
+
+    /// Adds an observer to the payment queue; the first one starts the queue's
+    /// synchronisation with the emulator.
+    open func add(_ observer: any SKPaymentTransactionObserver) {
+        let start = locked { () -> Bool in
+            guard !observers.contains(where: { $0 === observer }) else { return false }
+            observers.append(observer)
+            return poller == nil
+        }
+        if start { startPolling() }
+    }
+
+    /// Removes an observer from the payment queue; the last one stops the polling.
+    open func remove(_ observer: any SKPaymentTransactionObserver) {
+        let task = locked { () -> Task<Void, Never>? in
+            observers.removeAll { $0 === observer }
+            guard observers.isEmpty else { return nil }
+            defer { poller = nil }
+            return poller
+        }
+        task?.cancel()
+    }
+
+    /// Adds a payment request to the queue.
+    open func add(_ payment: SKPayment) {
+        let transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchasing)
+        let reference = MainQueueReference(transaction)
+        let (productId, quantity, username, askToBuy) = (
+            payment.productIdentifier, payment.quantity, payment.applicationUsername,
+            payment.simulatesAskToBuyInSandbox
+        )
+        onMain { queue in
+            queue.locked { queue.queued.append(reference.object) }
+            queue.notifyUpdated([reference.object])
+            DispatchQueue.global().async {
+                let outcome = Result { try Self.charge(productId, quantity, username, askToBuy) }
+                DispatchQueue.main.async { queue.complete(reference.object, outcome) }
+            }
+        }
+    }
+
+    /// Completes a pending transaction.
+    open func finishTransaction(_ transaction: SKPaymentTransaction) {
+        let reference = MainQueueReference(transaction)
+        onMain { queue in
+            let transaction = reference.object
+            let removed = queue.locked { () -> Bool in
+                let count = queue.queued.count
+                queue.queued.removeAll { $0 === transaction }
+                return queue.queued.count != count
+            }
+            guard removed else { return }
+            if let id = transaction.transactionIdentifier,
+                transaction.transactionState == .purchased || transaction.transactionState == .restored
+            {
+                DispatchQueue.global().async {
+                    guard let client = try? StoreKit1Call.client() else { return }
+                    try? client.finish(transactionId: id)
+                    try? ReceiptFile.refresh(client)
+                }
+            }
+            for observer in queue.transactionObservers {
+                observer.paymentQueue(queue, removedTransactions: [transaction])
+            }
+        }
+    }
+
+    /// Asks the payment queue to restore previously completed purchases.
+    open func restoreCompletedTransactions() {
+        restoreCompletedTransactions(withApplicationUsername: nil)
+    }
+
+    /// Asks the payment queue to restore previously completed purchases, providing an
+    /// opaque identifier for the user's account.
+    open func restoreCompletedTransactions(withApplicationUsername username: String?) {
+        let queue = self
+        DispatchQueue.global().async {
+            let outcome = Result { () -> [EmulatorWire.DeviceTransaction] in
+                let client = try StoreKit1Call.client()
+                let restored = try client.restore()
+                try ReceiptFile.refresh(client)
+                return restored
+            }
+            DispatchQueue.main.async {
+                switch outcome {
+                case .success(let restored):
+                    let transactions = restored.map { queue.restoredTransaction($0, username: username) }
+                    queue.locked {
+                        queue.queued += transactions
+                        queue.known.formUnion(restored.map(\.transactionId))
+                    }
+                    if !transactions.isEmpty { queue.notifyUpdated(transactions) }
+                    for observer in queue.transactionObservers {
+                        observer.paymentQueueRestoreCompletedTransactionsFinished(queue)
+                    }
+                case .failure(let error):
+                    for observer in queue.transactionObservers {
+                        observer.paymentQueue(queue, restoreCompletedTransactionsFailedWithError: SKError.from(error))
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Implementation
+
+    private enum Charge: Sendable {
+        case purchased(EmulatorWire.DeviceTransaction)
+        case deferred(pendingId: String)
+        case failed(SKError)
+    }
+
+    private static func charge(_ productId: String, _ quantity: Int, _ username: String?, _ askToBuy: Bool) throws
+        -> Charge
+    {
+        let client = try StoreKit1Call.client()
+        switch TestHooks.shared.purchaseFailure(for: productId) {
+        case .failed(let code): return .failed(SKError(code))
+        case .interrupted: return .failed(SKError(.unknown, userInfo: [NSLocalizedDescriptionKey: "interrupted"]))
+        case nil: break
+        }
+        let answer = try AskToBuy.purchasing(client, simulated: askToBuy) {
+            try client.purchase(
+                productId: productId, appAccountToken: username.flatMap(UUID.init(uuidString:)), quantity: quantity)
+        }
+        if answer.outcome == "pending", let pendingId = answer.pendingId { return .deferred(pendingId: pendingId) }
+        guard let id = answer.transactionId, let signed = answer.signedTransaction else {
+            throw EmulatorRequestError(status: 200, code: "unreadable_answer", message: "no transaction")
+        }
+        try ReceiptFile.refresh(client)
+        return .purchased(
+            EmulatorWire.DeviceTransaction(
+                transactionId: id, productId: productId, appAccountToken: nil, signedTransaction: signed))
+    }
+
+    /// On the main queue: the charge's outcome for `transaction`.
+    private func complete(_ transaction: SKPaymentTransaction, _ outcome: Result<Charge, any Error>) {
+        switch outcome {
+        case .success(.purchased(let bought)):
+            locked { _ = known.insert(bought.transactionId) }
+            transaction.transactionIdentifier = bought.transactionId
+            transaction.transactionDate = Self.purchaseDate(of: bought.signedTransaction)
+            transaction.transactionState = .purchased
+        case .success(.deferred(let pendingId)):
+            transaction.pendingId = pendingId
+            transaction.transactionState = .deferred
+        case .success(.failed(let error)):
+            transaction.error = error
+            transaction.transactionState = .failed
+        case .failure(let error):
+            transaction.error = SKError.from(error)
+            transaction.transactionState = .failed
+        }
+        notifyUpdated([transaction])
+    }
+
+    /// Polls the emulator's unfinished transactions while observers are added.
+    private func startPolling() {
+        let queue = self
+        let task = Task.detached {
+            while !Task.isCancelled {
+                if let unfinished = try? await EmulatorClient.run({
+                    try StoreKit1Call.client().unfinishedTransactions()
+                }) {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.main.async {
+                            queue.deliverUnknown(unfinished)
+                            done.resume()
+                        }
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        locked { poller = task }
+    }
+
+    /// On the main queue: unfinished transactions the queue has not delivered, as
+    /// purchased (an approved Ask to Buy purchase completes its deferred transaction).
+    private func deliverUnknown(_ unfinished: [EmulatorWire.DeviceTransaction]) {
+        var updated: [SKPaymentTransaction] = []
+        for item in unfinished where !locked({ known.contains(item.transactionId) }) {
+            let transaction: SKPaymentTransaction
+            if let deferred = locked({
+                queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }
+            }) {
+                transaction = deferred
+            } else {
+                let payment = SKMutablePayment()
+                payment.productIdentifier = item.productId
+                payment.applicationUsername = item.appAccountToken
+                transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchased)
+                locked { queued.append(transaction) }
+            }
+            transaction.transactionIdentifier = item.transactionId
+            transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
+            transaction.transactionState = .purchased
+            locked { _ = known.insert(item.transactionId) }
+            updated.append(transaction)
+        }
+        if !updated.isEmpty { notifyUpdated(updated) }
+    }
+
+    private func restoredTransaction(_ item: EmulatorWire.DeviceTransaction, username: String?)
+        -> SKPaymentTransaction
+    {
+        let payment = SKMutablePayment()
+        payment.productIdentifier = item.productId
+        payment.applicationUsername = username ?? item.appAccountToken
+        let snapshot = payment.snapshot()
+        let original = SKPaymentTransaction(payment: snapshot, state: .purchased)
+        let payload = Self.payload(of: item.signedTransaction)
+        original.transactionIdentifier = payload?.originalTransactionId ?? item.transactionId
+        original.transactionDate = payload.map { Date(milliseconds: $0.originalPurchaseDate ?? $0.purchaseDate) }
+        let restored = SKPaymentTransaction(payment: snapshot, state: .restored)
+        restored.transactionIdentifier = item.transactionId
+        restored.transactionDate = Self.purchaseDate(of: item.signedTransaction)
+        restored.original = original
+        return restored
+    }
+
+    private func notifyUpdated(_ transactions: [SKPaymentTransaction]) {
+        for observer in transactionObservers {
+            observer.paymentQueue(self, updatedTransactions: transactions)
+        }
+    }
+
+    private static func payload(of signed: String) -> TransactionPayload? {
+        JWS(signed).flatMap { try? JSONDecoder().decode(TransactionPayload.self, from: $0.payloadData) }
+    }
+
+    private static func purchaseDate(of signed: String) -> Date? {
+        payload(of: signed).map { Date(milliseconds: $0.purchaseDate) }
+    }
+
+    private func onMain(_ body: @escaping @Sendable (SKPaymentQueue) -> Void) {
+        let queue = self
+        if Thread.isMainThread {
+            body(queue)
+        } else {
+            DispatchQueue.main.async { body(queue) }
+        }
+    }
+
+    private func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

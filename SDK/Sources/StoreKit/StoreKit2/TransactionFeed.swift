@@ -1,0 +1,189 @@
+import Foundation
+
+/// Where ``Transaction``'s sequences come from: the emulator's device API, read once or
+/// polled for ``Transaction/updates``.
+package enum TransactionFeed {
+    /// How often `Transaction.updates` polls the emulator.
+    static let pollInterval: Duration = .milliseconds(250)
+
+    /// A stream of what `read` answers once; empty when StoreKit is not configured or the
+    /// emulator cannot be reached (Apple's sequences do not throw either).
+    static func once(_ read: @escaping @Sendable (EmulatorClient) throws -> [VerificationResult<Transaction>])
+        -> AsyncStream<VerificationResult<Transaction>>
+    {
+        AsyncStream { continuation in
+            let task = Task {
+                if let client = try? StoreKit2Call.client(),
+                    let values = try? await StoreKit2Call.run({ try read(client) })
+                {
+                    for value in values { continuation.yield(value) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Every transaction of the account, verified, in purchase order.
+    static func verifiedAll(_ client: EmulatorClient) throws -> [VerificationResult<Transaction>] {
+        try client.allTransactions().map { try Transaction.verified($0.signedTransaction, client.configuration) }
+    }
+
+    /// `Transaction.all`: every transaction but the consumables the app finished.
+    static func allTransactions(_ client: EmulatorClient) throws -> [VerificationResult<Transaction>] {
+        let unfinished = Set(try client.unfinishedTransactions().map(\.transactionId))
+        return try verifiedAll(client).filter {
+            let transaction = $0.unsafePayloadValue
+            return transaction.productType != .consumable || transaction.revocationDate != nil
+                || unfinished.contains(String(transaction.id))
+        }
+    }
+
+    /// `Transaction.currentEntitlements`: each non-consumable not refunded or revoked, the
+    /// latest non-revoked transaction of each non-renewing subscription, and the latest
+    /// transaction of each auto-renewable subscription whose status is subscribed or in
+    /// grace period (the emulator's Get All Subscription Statuses).
+    static func currentEntitlements(_ client: EmulatorClient) throws -> [VerificationResult<Transaction>] {
+        var entitled: [VerificationResult<Transaction>] = []
+        var latestNonRenewing: [String: VerificationResult<Transaction>] = [:]
+        for result in try verifiedAll(client) {
+            let transaction = result.unsafePayloadValue
+            guard transaction.revocationDate == nil else { continue }
+            switch transaction.productType {
+            case .nonConsumable: entitled.append(result)
+            case .nonRenewable: latestNonRenewing[transaction.productID] = result
+            default: continue
+            }
+        }
+        entitled += latestNonRenewing.values
+        for group in try client.subscriptionStatuses().data ?? [] {
+            for item in group.lastTransactions ?? [] where [1, 4].contains(item.status) {
+                entitled.append(try Transaction.verified(item.signedTransactionInfo, client.configuration))
+            }
+        }
+        return entitled.sorted { $0.unsafePayloadValue.purchaseDate < $1.unsafePayloadValue.purchaseDate }
+    }
+
+    /// `Transaction.updates`: polls the emulator and yields what changed since the
+    /// iteration began, and the unfinished transactions once a process.
+    static func updates() -> AsyncStream<VerificationResult<Transaction>> {
+        AsyncStream { continuation in
+            let task = Task {
+                guard let client = try? StoreKit2Call.client() else {
+                    continuation.finish()
+                    return
+                }
+                var known: [UInt64: String] = [:]
+                var started = false
+                while !Task.isCancelled {
+                    let delivered = InAppPurchases.shared
+                    let launch = !started && delivered.claimLaunchDelivery()
+                    if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, launch: launch) }) {
+                        if !started {
+                            for result in round.unfinished
+                            where !delivered.contains(result.unsafePayloadValue.id, client) {
+                                continuation.yield(result)
+                            }
+                        }
+                        for result in round.all {
+                            let transaction = result.unsafePayloadValue
+                            let state = UpdateRound.state(of: transaction)
+                            if let previous = known[transaction.id] {
+                                if previous != state {
+                                    known[transaction.id] = state
+                                    continuation.yield(result)
+                                }
+                            } else if !started {
+                                known[transaction.id] = state
+                            } else if delivered.isInFlight(transaction.productID) {
+                                continue  // the app's own purchase, not answered yet: decided next round
+                            } else {
+                                known[transaction.id] = state
+                                if !delivered.contains(transaction.id, client) { continuation.yield(result) }
+                            }
+                        }
+                        started = true
+                    }
+                    try? await Task.sleep(for: pollInterval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// One poll of the emulator.
+    struct UpdateRound: Sendable {
+        var unfinished: [VerificationResult<Transaction>]
+        var all: [VerificationResult<Transaction>]
+
+        static func read(_ client: EmulatorClient, launch: Bool) throws -> UpdateRound {
+            let unfinished =
+                launch
+                ? try client.unfinishedTransactions().map {
+                    try Transaction.verified($0.signedTransaction, client.configuration)
+                } : []
+            return UpdateRound(unfinished: unfinished, all: try TransactionFeed.verifiedAll(client))
+        }
+
+        /// What a refund, revocation or upgrade changes in a transaction.
+        static func state(of transaction: Transaction) -> String {
+            "\(transaction.revocationDate?.timeIntervalSince1970 ?? 0)|\(transaction.revocationReason?.rawValue ?? -1)"
+                + "|\(transaction.isUpgraded)"
+        }
+    }
+}
+
+/// The transactions `Product.purchase(options:)` answered in this process (they do not
+/// come again on `Transaction.updates`, as on Apple's devices), the products whose
+/// purchase is under way, and whether the launch's unfinished transactions went out.
+///
+/// `@unchecked Sendable` is safe: every stored property is read and written only while
+/// `lock` is held.
+package final class InAppPurchases: @unchecked Sendable {
+    package static let shared = InAppPurchases()
+
+    private let lock = NSLock()
+    /// `emulator URL|device|transaction id`: ids are unique per emulator only.
+    private var answered: Set<String> = []
+    private var inFlight: [String: Int] = [:]
+    private var launchDelivered = false
+
+    package func begin(_ productID: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        inFlight[productID, default: 0] += 1
+    }
+
+    package func end(_ productID: String, answered id: UInt64?, _ client: EmulatorClient) {
+        lock.lock()
+        defer { lock.unlock() }
+        inFlight[productID, default: 1] -= 1
+        if inFlight[productID] == 0 { inFlight[productID] = nil }
+        if let id { answered.insert(Self.key(id, client)) }
+    }
+
+    func contains(_ id: UInt64, _ client: EmulatorClient) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return answered.contains(Self.key(id, client))
+    }
+
+    private static func key(_ id: UInt64, _ client: EmulatorClient) -> String {
+        "\(client.configuration.emulatorURL.absoluteString)|\(client.configuration.deviceId)|\(id)"
+    }
+
+    func isInFlight(_ productID: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return inFlight[productID] != nil
+    }
+
+    /// `true` the first time a process asks: the unfinished transactions go out once.
+    func claimLaunchDelivery() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { launchDelivered = true }
+        return !launchDelivered
+    }
+}
