@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(path: ".."),
+        .package(path: "../SDK"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -50,7 +51,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzJournalLine",
-            dependencies: ["FuzzSupport", .product(name: "PurchaseSDK", package: root)]
+            dependencies: ["FuzzSupport", .product(name: "PurchaseSDK", package: "SDK")]
         ),
         .executableTarget(
             name: "FuzzOCSP",

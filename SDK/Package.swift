@@ -1,16 +1,27 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// StoreKeeperClient: the client SDK's own package. It depends on nothing but Foundation
-// and, on Apple platforms, Apple's StoreKit. On Linux it also provides `StoreKit` and
-// `StoreKitTest`: Apple's StoreKit 2, StoreKit 1 and StoreKit Test API over the
-// StoreKeeper App Store emulator (docs/storekit-linux.md). On Apple platforms it declares
-// neither, so Apple's frameworks are used.
+// StoreKeeperClient: the client SDK's own package, which an app adds alone. It depends on
+// nothing but Foundation and, on Apple platforms, Apple's StoreKit:
 //
-// Later the PurchaseSDK targets (core and StoreKit adapters) move here (issue 26, section 3).
+// - `PurchaseSDK`: the purchase pipeline (journal, server client, retries, event log);
+// - `PurchaseSDKStoreKit`: its store clients over StoreKit;
+// - `PurchaseSDKEmulator`: its store client over the StoreKeeper emulator's device API,
+//   for tests and the simulation.
+//
+// On Linux it also provides `StoreKit` and `StoreKitTest`: Apple's StoreKit 2, StoreKit 1
+// and StoreKit Test API over the emulator (docs/storekit-linux.md), so the StoreKit
+// clients compile and run there. On Apple platforms it declares neither, so Apple's
+// frameworks are used.
 
-var products: [Product] = []
-var targets: [Target] = []
+var products: [Product] = [
+    .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
+    .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
+]
+var targets: [Target] = [
+    .target(name: "PurchaseSDK"),
+    .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
+]
 
 #if os(Linux)
     products += [
@@ -28,6 +39,11 @@ var targets: [Target] = []
         .testTarget(
             name: "StoreKitTests", dependencies: ["StoreKit", "StoreKitTest"], resources: [.copy("Fixtures")]),
     ]
+#else
+    // Not yet compiled on Linux (issue 26, section 2, under way): the StoreKit clients are
+    // declared where Apple's StoreKit is.
+    products += [.library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"])]
+    targets += [.target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK"])]
 #endif
 
 let package = Package(
