@@ -48,6 +48,28 @@ struct CatalogKindTests {
         #expect(problems == expected)
     }
 
+    @Test("product ids, item names and entitlements are identifiers")
+    func identifiers() {
+        let catalog = ProductCatalog(products: [
+            CatalogProduct(productId: "coins\u{200B}", type: .consumable, grants: ["coins": 1]),
+            CatalogProduct(productId: "gems", type: .consumable, grants: ["ｇｅｍｓ": 1, "gold coins": 2]),
+            CatalogProduct(productId: "pack", type: .nonConsumable, entitlement: "pack\u{301}"),
+        ])
+        #expect(
+            catalog.validationProblems() == [
+                "a productId is not an identifier: it contains U+200B, an invisible formatting character "
+                    + "(zero-width, bidirectional or other)",
+                "product gems grants an item whose name is not an identifier: it contains U+0020, a white-space "
+                    + "character",
+                "product gems grants an item whose name is not an identifier: it is not in Unicode normalization "
+                    + "form NFKC (a combining-accent, fullwidth or other variant spelling of characters that have one "
+                    + "standard form); send the NFKC form",
+                "product pack has an entitlement that is not an identifier: it is not in Unicode normalization "
+                    + "form NFKC (a combining-accent, fullwidth or other variant spelling of characters that have one "
+                    + "standard form); send the NFKC form",
+            ])
+    }
+
     @Test("a catalog file's product without grants decodes with none")
     func decoding() throws {
         let json =

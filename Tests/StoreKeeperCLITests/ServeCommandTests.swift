@@ -38,6 +38,15 @@ struct ServeCommandTests {
         #expect(second.terminate() == 0)
     }
 
+    @Test func tokenRefusesAPlayerIdTheServerWouldRefuse() async throws {
+        for player in ["jose\u{301}", "b\u{200B}ob", "ｂｏｂ", "bob "] {
+            let output = try await CommandLineRunner.run(["token", "--player", player])
+            #expect(output.status == 2 && output.stdout.isEmpty, "\(player.unicodeScalars.map(\.value))")
+            #expect(output.stderr.contains("--player is not a player id"), "\(output.stderr)")
+        }
+        #expect(try await CommandLineRunner.run(["token", "--player", "jos\u{E9}"]).status == 0)
+    }
+
     @Test func serveWithoutSecretsRefusesToStart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
         let output = try await CommandLineRunner.run(["serve", "--database", "sqlite:\(directory.path)/ledger.sqlite"])

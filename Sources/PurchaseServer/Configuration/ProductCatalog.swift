@@ -36,7 +36,7 @@ public struct ProductCatalog: Codable, Hashable, Sendable {
             {
                 problems.append("product \(product.productId) has an entitlement that is not an identifier: \(problem)")
             }
-            for (item, amount) in product.grants {
+            for (item, amount) in product.grants.sorted(by: { $0.key < $1.key }) {
                 if let problem = IdentifierRule.problem(with: item, maximumLength: ItemName.maximumLength) {
                     problems.append(
                         "product \(product.productId) grants an item whose name is not an identifier: \(problem)")
