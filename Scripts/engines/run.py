@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
+
+    Scripts/engines/run.py                   # every suite
+    Scripts/engines/run.py --suites c        # some: symbols c (space or comma separated)
+
+Environment:
+    STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
+                         /work/bin/storekeeper)
+
+Steps: `swift build --package-path SDK --product StoreKeeperSDK`; the symbol check
+(check-symbols.sh, and a self-test showing it catches a stray export and a lost ABI
+symbol); then, per suite, the test program compiled against storekeeper_sdk.h and the
+library and run against a fresh `serve --dev` on a free 127.0.0.1 port (its own SQLite
+ledger and emulator data in a temporary directory). Exits non-zero when anything fails.
+Needs gcc, curl and nm (binutils).
+"""
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "SDK"
+INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
+TESTS = ROOT / "Engines" / "Tests"
+SUITES = ["symbols", "c"]
+
+
+def log(message):
+    print(f"engines: {message}", flush=True)
+
+
+def run(command, **kwargs):
+    log("$ " + " ".join(str(part) for part in command))
+    return subprocess.run([str(part) for part in command], check=True, **kwargs)
+
+
+def server_binary():
+    configured = os.environ.get("STOREKEEPER_BINARY")
+    if configured:
+        return Path(configured)
+    for candidate in (ROOT / ".build" / "debug" / "storekeeper", Path("/work/bin/storekeeper")):
+        if candidate.exists():
+            return candidate
+    sys.exit("engines: no storekeeper binary: build it or set STOREKEEPER_BINARY")
+
+
+def build_library():
+    run(["swift", "build", "--package-path", SDK, "--product", "StoreKeeperSDK"])
+    output = subprocess.run(
+        ["swift", "build", "--package-path", SDK, "--show-bin-path"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    library = Path(output) / "libStoreKeeperSDK.so"
+    if not library.exists():
+        sys.exit(f"engines: {library} was not built")
+    return library
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class DevServer:
+    """`storekeeper serve --dev` on a free port, with its data in `directory`."""
+
+    def __init__(self, binary, directory, port=None):
+        self.binary = binary
+        self.directory = Path(directory)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.log = open(self.directory / "server.log", "ab")
+        self.process = subprocess.Popen(
+            [
+                str(self.binary), "serve", "--dev", "--port", str(self.port),
+                "--database", f"sqlite:{self.directory / 'ledger.sqlite'}",
+                "--dev-data-dir", str(self.directory / "dev"),
+            ],
+            cwd=self.directory, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                sys.exit(f"engines: the server exited ({self.process.returncode}); see {self.directory}/server.log")
+            try:
+                with urllib.request.urlopen(self.url + "/v1/products", timeout=2):
+                    return self
+            except OSError:
+                time.sleep(0.2)
+        sys.exit("engines: the server did not answer within 60 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def symbols_suite(library, work):
+    script = Path(__file__).resolve().parent / "check-symbols.sh"
+    run([script, library])
+    # Self-test: a library exporting a stray symbol and missing sk_close must be refused.
+    source = work / "stray.c"
+    source.write_text(
+        "".join(f"void {name}(void) {{}}\n" for name in
+                ["sk_version", "sk_open", "sk_call", "sk_poll", "sk_wait", "sk_free", "stray_helper"])
+    )
+    stray = work / "libstray.so"
+    run(["gcc", "-shared", "-fPIC", "-o", stray, source])
+    refused = subprocess.run([str(script), str(stray)], capture_output=True, text=True)
+    if refused.returncode == 0 or "stray_helper" not in refused.stderr or "sk_close" not in refused.stderr:
+        sys.exit(f"engines: check-symbols.sh accepted a bad library:\n{refused.stdout}{refused.stderr}")
+    log("check-symbols.sh refuses a stray export and a missing ABI symbol")
+
+
+def compile_c(source, output, library):
+    run([
+        "gcc", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Werror", "-I", INCLUDE, "-I", TESTS / "C",
+        source, "-L", library.parent, "-lStoreKeeperSDK", f"-Wl,-rpath,{library.parent}", "-lpthread",
+        "-o", output,
+    ])
+
+
+def c_suite(library, work, binary):
+    program = work / "abi_test"
+    compile_c(TESTS / "C" / "abi_test.c", program, library)
+    server = DevServer(binary, work / "server").start()
+    try:
+        environment = dict(os.environ, SK_SERVER_URL=server.url, SK_WORK_DIR=str(work / "clients"),
+                           STOREKEEPER_BINARY=str(binary))
+        run([program], env=environment, timeout=600)
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suites", default=" ".join(SUITES))
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    arguments = parser.parse_args()
+    suites = arguments.suites.replace(",", " ").split()
+    unknown = [suite for suite in suites if suite not in SUITES]
+    if unknown:
+        sys.exit(f"engines: unknown suites {unknown}; known: {SUITES}")
+
+    binary = server_binary()
+    library = build_library()
+    work = Path(tempfile.mkdtemp(prefix="storekeeper-engines-"))
+    log(f"work directory {work}")
+    try:
+        for suite in suites:
+            log(f"suite {suite}")
+            if suite == "symbols":
+                symbols_suite(library, work)
+            elif suite == "c":
+                c_suite(library, work, binary)
+    except subprocess.CalledProcessError as error:
+        log(f"FAILED: {error}")
+        log(f"work directory kept: {work}")
+        return 1
+    if not arguments.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    log("all suites passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
