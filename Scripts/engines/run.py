@@ -2,7 +2,7 @@
 """Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
 
     Scripts/engines/run.py                   # every suite
-    Scripts/engines/run.py --suites c        # some: symbols c (space or comma separated)
+    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp (space or comma separated)
 
 Environment:
     STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
@@ -13,7 +13,7 @@ Steps: `swift build --package-path SDK --product StoreKeeperSDK`; the symbol che
 symbol); then, per suite, the test program compiled against storekeeper_sdk.h and the
 library and run against a fresh `serve --dev` on a free 127.0.0.1 port (its own SQLite
 ledger and emulator data in a temporary directory). Exits non-zero when anything fails.
-Needs gcc, curl and nm (binutils).
+Needs gcc, g++, curl and nm (binutils).
 """
 
 import argparse
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "SDK"
 INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
 TESTS = ROOT / "Engines" / "Tests"
-SUITES = ["symbols", "c"]
+SUITES = ["symbols", "c", "cpp"]
 
 
 def log(message):
@@ -138,16 +138,35 @@ def compile_c(source, output, library):
     ])
 
 
+def compile_cpp(source, output, library):
+    run([
+        "g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", INCLUDE, "-I", ROOT / "Engines" / "Cpp" / "include",
+        source, "-L", library.parent, "-lStoreKeeperSDK", f"-Wl,-rpath,{library.parent}", "-lpthread",
+        "-o", output,
+    ])
+
+
+def run_against_server(program, work, binary, name):
+    """Runs `program` against a fresh `serve --dev` of its own."""
+    server = DevServer(binary, work / f"server-{name}").start()
+    try:
+        environment = dict(os.environ, SK_SERVER_URL=server.url, SK_WORK_DIR=str(work / f"clients-{name}"),
+                           STOREKEEPER_BINARY=str(binary))
+        run(program, env=environment, timeout=600)
+    finally:
+        server.stop()
+
+
 def c_suite(library, work, binary):
     program = work / "abi_test"
     compile_c(TESTS / "C" / "abi_test.c", program, library)
-    server = DevServer(binary, work / "server").start()
-    try:
-        environment = dict(os.environ, SK_SERVER_URL=server.url, SK_WORK_DIR=str(work / "clients"),
-                           STOREKEEPER_BINARY=str(binary))
-        run([program], env=environment, timeout=600)
-    finally:
-        server.stop()
+    run_against_server([program], work, binary, "c")
+
+
+def cpp_suite(library, work, binary):
+    program = work / "wrapper_test"
+    compile_cpp(TESTS / "Cpp" / "wrapper_test.cpp", program, library)
+    run_against_server([program], work, binary, "cpp")
 
 
 def main():
@@ -171,6 +190,8 @@ def main():
                 symbols_suite(library, work)
             elif suite == "c":
                 c_suite(library, work, binary)
+            elif suite == "cpp":
+                cpp_suite(library, work, binary)
     except subprocess.CalledProcessError as error:
         log(f"FAILED: {error}")
         log(f"work directory kept: {work}")
