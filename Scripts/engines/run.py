@@ -2,7 +2,7 @@
 """Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
 
     Scripts/engines/run.py                   # every suite
-    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp (space or comma separated)
+    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp (space or comma separated)
 
 Environment:
     STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
@@ -13,7 +13,7 @@ Steps: `swift build --package-path SDK --product StoreKeeperSDK`; the symbol che
 symbol); then, per suite, the test program compiled against storekeeper_sdk.h and the
 library and run against a fresh `serve --dev` on a free 127.0.0.1 port (its own SQLite
 ledger and emulator data in a temporary directory). Exits non-zero when anything fails.
-Needs gcc, g++, curl and nm (binutils).
+Needs gcc, g++, curl, nm (binutils), and Mono for csharp (Debian: mono-mcs mono-runtime).
 """
 
 import argparse
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "SDK"
 INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
 TESTS = ROOT / "Engines" / "Tests"
-SUITES = ["symbols", "c", "cpp"]
+SUITES = ["symbols", "c", "cpp", "csharp"]
 
 
 def log(message):
@@ -157,6 +157,17 @@ def run_against_server(program, work, binary, name):
         server.stop()
 
 
+def csharp_suite(library, work, binary):
+    """The Unity package's runtime (Engines/Unity/Runtime) compiled with Mono's mcs and run
+    with mono, which finds libStoreKeeperSDK.so through LD_LIBRARY_PATH."""
+    program = work / "ClientTest.exe"
+    sources = sorted((ROOT / "Engines" / "Unity" / "Runtime").glob("*.cs")) + [TESTS / "CSharp" / "ClientTest.cs"]
+    run(["mcs", "-warnaserror", f"-out:{program}", *sources])
+    path = os.pathsep.join(filter(None, [str(library.parent), os.environ.get("LD_LIBRARY_PATH")]))
+    os.environ["LD_LIBRARY_PATH"] = path
+    run_against_server(["mono", program], work, binary, "csharp")
+
+
 def c_suite(library, work, binary):
     program = work / "abi_test"
     compile_c(TESTS / "C" / "abi_test.c", program, library)
@@ -192,6 +203,8 @@ def main():
                 c_suite(library, work, binary)
             elif suite == "cpp":
                 cpp_suite(library, work, binary)
+            elif suite == "csharp":
+                csharp_suite(library, work, binary)
     except subprocess.CalledProcessError as error:
         log(f"FAILED: {error}")
         log(f"work directory kept: {work}")
