@@ -2,7 +2,7 @@
 """Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
 
     Scripts/engines/run.py                   # every suite
-    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp (space or comma separated)
+    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp kill (space or comma separated)
 
 Environment:
     STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
@@ -19,19 +19,19 @@ Needs gcc, g++, curl, nm (binutils), and Mono for csharp (Debian: mono-mcs mono-
 import argparse
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
+
+import kill
+from devserver import DevServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "SDK"
 INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
 TESTS = ROOT / "Engines" / "Tests"
-SUITES = ["symbols", "c", "cpp", "csharp"]
+SUITES = ["symbols", "c", "cpp", "csharp", "kill"]
 
 
 def log(message):
@@ -62,55 +62,6 @@ def build_library():
     if not library.exists():
         sys.exit(f"engines: {library} was not built")
     return library
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class DevServer:
-    """`storekeeper serve --dev` on a free port, with its data in `directory`."""
-
-    def __init__(self, binary, directory, port=None):
-        self.binary = binary
-        self.directory = Path(directory)
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = None
-
-    def start(self):
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.log = open(self.directory / "server.log", "ab")
-        self.process = subprocess.Popen(
-            [
-                str(self.binary), "serve", "--dev", "--port", str(self.port),
-                "--database", f"sqlite:{self.directory / 'ledger.sqlite'}",
-                "--dev-data-dir", str(self.directory / "dev"),
-            ],
-            cwd=self.directory, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                sys.exit(f"engines: the server exited ({self.process.returncode}); see {self.directory}/server.log")
-            try:
-                with urllib.request.urlopen(self.url + "/v1/products", timeout=2):
-                    return self
-            except OSError:
-                time.sleep(0.2)
-        sys.exit("engines: the server did not answer within 60 s")
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
 
 
 def symbols_suite(library, work):
@@ -168,6 +119,18 @@ def csharp_suite(library, work, binary):
     run_against_server(["mono", program], work, binary, "csharp")
 
 
+def kill_suite(library, work, binary, rounds):
+    """kill.py: SIGKILLed hosts against the emulator's ledger, and a server outage."""
+    program = work / "kill_host"
+    compile_c(TESTS / "Kill" / "kill_host.c", program, library)
+    problems, _ = kill.kill_test(program, work, binary, log, rounds=rounds)
+    problems += kill.outage_test(program, work, binary, log)
+    for problem in problems:
+        log(f"PROBLEM: {problem}")
+    if problems:
+        raise subprocess.CalledProcessError(1, "kill suite")
+
+
 def c_suite(library, work, binary):
     program = work / "abi_test"
     compile_c(TESTS / "C" / "abi_test.c", program, library)
@@ -184,6 +147,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suites", default=" ".join(SUITES))
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--kill-rounds", type=int, default=40, help="kill test: kills per host (default 40)")
     arguments = parser.parse_args()
     suites = arguments.suites.replace(",", " ").split()
     unknown = [suite for suite in suites if suite not in SUITES]
@@ -205,6 +169,8 @@ def main():
                 cpp_suite(library, work, binary)
             elif suite == "csharp":
                 csharp_suite(library, work, binary)
+            elif suite == "kill":
+                kill_suite(library, work, binary, arguments.kill_rounds)
     except subprocess.CalledProcessError as error:
         log(f"FAILED: {error}")
         log(f"work directory kept: {work}")
