@@ -2,18 +2,18 @@
 """Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
 
     Scripts/engines/run.py                   # every suite
-    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp kill (space or comma separated)
+    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp examples kill fuzz (space or comma separated)
 
 Environment:
     STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
                          /work/bin/storekeeper)
 
 Steps: `swift build --package-path SDK --product StoreKeeperSDK`; the symbol check
-(check-symbols.sh, and a self-test showing it catches a stray export and a lost ABI
-symbol); then, per suite, the test program compiled against storekeeper_sdk.h and the
+(check-symbols.sh on the debug and the release library, and a self-test showing it catches
+a stray export and a lost ABI symbol); then, per suite, the test program compiled against storekeeper_sdk.h and the
 library and run against a fresh `serve --dev` on a free 127.0.0.1 port (its own SQLite
 ledger and emulator data in a temporary directory). Exits non-zero when anything fails.
-Needs gcc, g++, curl, nm (binutils), and Mono for csharp (Debian: mono-mcs mono-runtime).
+Needs gcc, g++, curl, nm (binutils), Mono for csharp (Debian: mono-mcs mono-runtime), clang (the Swift toolchain's) for fuzz.
 """
 
 import argparse
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "SDK"
 INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
 TESTS = ROOT / "Engines" / "Tests"
-SUITES = ["symbols", "c", "cpp", "csharp", "kill"]
+SUITES = ["symbols", "c", "cpp", "csharp", "examples", "kill", "fuzz"]
 
 
 def log(message):
@@ -67,6 +67,13 @@ def build_library():
 def symbols_suite(library, work):
     script = Path(__file__).resolve().parent / "check-symbols.sh"
     run([script, library])
+    # The release build too: what ships, where whole-module optimization could hide symbols.
+    run(["swift", "build", "--package-path", SDK, "--product", "StoreKeeperSDK", "-c", "release"])
+    release = subprocess.run(
+        ["swift", "build", "--package-path", SDK, "-c", "release", "--show-bin-path"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    run([script, Path(release) / "libStoreKeeperSDK.so"])
     # Self-test: a library exporting a stray symbol and missing sk_close must be refused.
     source = work / "stray.c"
     source.write_text(
@@ -119,6 +126,32 @@ def csharp_suite(library, work, binary):
     run_against_server(["mono", program], work, binary, "csharp")
 
 
+def examples_suite(library, work, binary):
+    """Examples/: the C and the C# console games, built and played once each; each must show
+    a wallet of 100 coins for its fresh player."""
+    game = work / "game"
+    compile_c(ROOT / "Examples" / "CConsoleGame" / "game.c", game, library)
+    game_exe = work / "game.exe"
+    run(["mcs", "-warnaserror", f"-out:{game_exe}",
+         *sorted((ROOT / "Engines" / "Unity" / "Runtime").glob("*.cs")), ROOT / "Examples" / "CSharpConsoleGame" / "Game.cs"])
+    server = DevServer(binary, work / "server-examples").start()
+    try:
+        environment = dict(os.environ, LD_LIBRARY_PATH=str(library.parent))
+        for name, command in (("c", [game]), ("csharp", ["mono", game_exe])):
+            player = f"example-{name}"
+            token = subprocess.run([str(binary), "token", "--player", player], check=True, capture_output=True,
+                                   text=True).stdout.strip()
+            directory = work / f"example-{name}"
+            directory.mkdir()
+            output = subprocess.run([str(part) for part in command] + [server.url, player, token], cwd=directory,
+                                    env=environment, check=True, capture_output=True, text=True, timeout=300).stdout
+            if 'wallet: {"coins":100}' not in output:
+                sys.exit(f"engines: the {name} example did not show 100 coins:\n{output}")
+            log(f"the {name} example bought 100 coins")
+    finally:
+        server.stop()
+
+
 def kill_suite(library, work, binary, rounds):
     """kill.py: SIGKILLed hosts against the emulator's ledger, and a server outage."""
     program = work / "kill_host"
@@ -147,6 +180,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suites", default=" ".join(SUITES))
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--fuzz-seconds", type=int, default=30, help="fuzz: how long FuzzABICall runs (default 30)")
     parser.add_argument("--kill-rounds", type=int, default=40, help="kill test: kills per host (default 40)")
     arguments = parser.parse_args()
     suites = arguments.suites.replace(",", " ").split()
@@ -169,8 +203,12 @@ def main():
                 cpp_suite(library, work, binary)
             elif suite == "csharp":
                 csharp_suite(library, work, binary)
+            elif suite == "examples":
+                examples_suite(library, work, binary)
             elif suite == "kill":
                 kill_suite(library, work, binary, arguments.kill_rounds)
+            elif suite == "fuzz":
+                run([ROOT / "Fuzz" / "ABI" / "run.sh", "--seconds", arguments.fuzz_seconds])
     except subprocess.CalledProcessError as error:
         log(f"FAILED: {error}")
         log(f"work directory kept: {work}")

@@ -12,14 +12,14 @@ import Foundation
 
 /// The ABI's version, `MAJOR.MINOR.PATCH`: a static string, never freed.
 @_cdecl("sk_version")
-func sk_version() -> UnsafePointer<CChar> {
+public func sk_version() -> UnsafePointer<CChar> {
     let version: StaticString = "1.0.0"
     return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// Opens a client; NULL with `*error_json` (when `error_json` is not NULL) on failure.
 @_cdecl("sk_open")
-func sk_open(
+public func sk_open(
     _ configJSON: UnsafePointer<CChar>?, _ errorJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> OpaquePointer? {
     errorJSON?.pointee = nil
@@ -42,7 +42,9 @@ func sk_open(
 /// Starts a call; returns its id (> 0), whose answer comes as an event. 0: the client is
 /// NULL or closed; -1: the event queue is full (poll first).
 @_cdecl("sk_call")
-func sk_call(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ paramsJSON: UnsafePointer<CChar>?) -> Int64 {
+public func sk_call(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ paramsJSON: UnsafePointer<CChar>?)
+    -> Int64
+{
     guard let client = ClientRegistry.shared.client(handle) else { return 0 }
     guard let id = client.queue.reserve() else { return -1 }
     do {
@@ -67,14 +69,14 @@ func sk_call(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ params
 
 /// The oldest waiting event (free it with `sk_free`), or NULL when none waits.
 @_cdecl("sk_poll")
-func sk_poll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+public func sk_poll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     guard let event = ClientRegistry.shared.client(handle)?.queue.take() else { return nil }
     return strdup(event)
 }
 
 /// As `sk_poll`, waiting up to `timeout_ms` milliseconds (negative: 0) for an event.
 @_cdecl("sk_wait")
-func sk_wait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMutablePointer<CChar>? {
+public func sk_wait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMutablePointer<CChar>? {
     let timeout = TimeInterval(max(0, timeoutMilliseconds)) / 1_000
     guard let event = ClientRegistry.shared.client(handle)?.queue.take(timeout: timeout) else { return nil }
     return strdup(event)
@@ -82,14 +84,14 @@ func sk_wait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMu
 
 /// Frees a string the library returned; NULL is ignored.
 @_cdecl("sk_free")
-func sk_free(_ json: UnsafeMutablePointer<CChar>?) {
+public func sk_free(_ json: UnsafeMutablePointer<CChar>?) {
     free(json)
 }
 
 /// Closes a client: stops its pipeline (the journal keeps what is unsettled), wakes every
 /// `sk_wait` on it, drops its events. NULL and closed clients are ignored.
 @_cdecl("sk_close")
-func sk_close(_ handle: OpaquePointer?) {
+public func sk_close(_ handle: OpaquePointer?) {
     guard let client = ClientRegistry.shared.remove(handle) else { return }
     let done = DispatchSemaphore(value: 0)
     Task {
