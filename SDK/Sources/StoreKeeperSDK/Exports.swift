@@ -12,14 +12,14 @@ import Foundation
 
 /// The ABI's version, `MAJOR.MINOR.PATCH`: a static string, never freed.
 @_cdecl("sk_version")
-public func sk_version() -> UnsafePointer<CChar> {
+public func skVersion() -> UnsafePointer<CChar> {
     let version: StaticString = "1.0.0"
     return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// Opens a client; NULL with `*error_json` (when `error_json` is not NULL) on failure.
 @_cdecl("sk_open")
-public func sk_open(
+public func skOpen(
     _ configJSON: UnsafePointer<CChar>?, _ errorJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> OpaquePointer? {
     errorJSON?.pointee = nil
@@ -42,7 +42,7 @@ public func sk_open(
 /// Starts a call; returns its id (> 0), whose answer comes as an event. 0: the client is
 /// NULL or closed; -1: the event queue is full (poll first).
 @_cdecl("sk_call")
-public func sk_call(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ paramsJSON: UnsafePointer<CChar>?)
+public func skCall(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ paramsJSON: UnsafePointer<CChar>?)
     -> Int64
 {
     guard let client = ClientRegistry.shared.client(handle) else { return 0 }
@@ -69,14 +69,14 @@ public func sk_call(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _
 
 /// The oldest waiting event (free it with `sk_free`), or NULL when none waits.
 @_cdecl("sk_poll")
-public func sk_poll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
+public func skPoll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
     guard let event = ClientRegistry.shared.client(handle)?.queue.take() else { return nil }
     return strdup(event)
 }
 
 /// As `sk_poll`, waiting up to `timeout_ms` milliseconds (negative: 0) for an event.
 @_cdecl("sk_wait")
-public func sk_wait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMutablePointer<CChar>? {
+public func skWait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMutablePointer<CChar>? {
     let timeout = TimeInterval(max(0, timeoutMilliseconds)) / 1_000
     guard let event = ClientRegistry.shared.client(handle)?.queue.take(timeout: timeout) else { return nil }
     return strdup(event)
@@ -84,14 +84,14 @@ public func sk_wait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> U
 
 /// Frees a string the library returned; NULL is ignored.
 @_cdecl("sk_free")
-public func sk_free(_ json: UnsafeMutablePointer<CChar>?) {
+public func skFree(_ json: UnsafeMutablePointer<CChar>?) {
     free(json)
 }
 
 /// Closes a client: stops its pipeline (the journal keeps what is unsettled), wakes every
 /// `sk_wait` on it, drops its events. NULL and closed clients are ignored.
 @_cdecl("sk_close")
-public func sk_close(_ handle: OpaquePointer?) {
+public func skClose(_ handle: OpaquePointer?) {
     guard let client = ClientRegistry.shared.remove(handle) else { return }
     let done = DispatchSemaphore(value: 0)
     Task {
