@@ -208,6 +208,90 @@ static void test_purchase(sk_client *client) {
     free(token);
 }
 
+static int purchase_events = 0;
+static char last_purchase_event[8192];
+
+/* Counts the unsolicited `purchase` events and keeps the last one. */
+static void count_purchase_events(char *event) {
+    if (strncmp(event, "{\"event\":\"purchase\",", 20) == 0) {
+        purchase_events++;
+        snprintf(last_purchase_event, sizeof last_purchase_event, "%s", event);
+    }
+    printf("  event: %s\n", event);
+    sk_free(event);
+}
+
+/* Ask to Buy: the purchase call answers `pending`. The parent approves on the emulator while
+ * the game is closed (the server delivers from Apple's notification and finishes the
+ * transaction at Apple); at the next launch, `start` tells the delivery as exactly one
+ * `purchase` event. A purchase answered by its call is never told again as an event. */
+static void test_ask_to_buy(void) {
+    make_config("ask", "");
+    char player[64], device[128], path[256];
+    snprintf(player, sizeof player, "ask-player-%d", (int)getpid());
+    snprintf(device, sizeof device, "ask-%d", (int)getpid());
+    snprintf(path, sizeof path, "/emulator/v1/devices/%s", device);
+    free(server_request("PUT", path, "{\"askToBuy\":true}", NULL));
+    char *token = player_token(player);
+    char params[2048];
+    snprintf(params, sizeof params, "{\"playerId\":\"%s\",\"token\":\"%s\"}", player, token ? token : "");
+
+    sk_client *client = sk_open(config, NULL);
+    CHECK(client != NULL, "open");
+    sk_free(call_and_wait(client, "signIn", params, 10));
+    sk_free(call_and_wait(client, "start", NULL, 30));
+    int64_t id = sk_call(client, "purchase", "{\"productId\":\"coins100\"}");
+    char *answer = await_answer(client, id, 60, count_purchase_events);
+    CHECK(answer != NULL && json_has_string(answer, "status", "pending"), "Ask to Buy purchase: %s",
+          answer ? answer : "NULL");
+    sk_free(answer);
+    sk_close(client);
+
+    snprintf(path, sizeof path, "/emulator/v1/devices/%s/purchases/pending", device);
+    char *pending = server_get(path, NULL);
+    char *pending_id = json_string(pending, "pendingId");
+    CHECK(pending_id != NULL, "the emulator holds the purchase for approval: %s", pending ? pending : "NULL");
+    free(pending);
+    if (pending_id != NULL) {
+        snprintf(path, sizeof path, "/emulator/v1/devices/%s/purchases/%s/approve", device, pending_id);
+        free(server_request("POST", path, NULL, NULL));
+        free(pending_id);
+    }
+
+    client = sk_open(config, NULL);
+    CHECK(client != NULL, "reopen");
+    sk_free(call_and_wait(client, "signIn", params, 10));
+    answer = await_answer(client, sk_call(client, "start", NULL), 30, count_purchase_events);
+    CHECK(answer != NULL && strstr(answer, "\"journalRecords\":1") != NULL, "start again: %s",
+          answer ? answer : "NULL");
+    sk_free(answer);
+    double deadline = now_seconds() + 60;
+    while (purchase_events == 0 && now_seconds() < deadline) {
+        char *event = sk_wait(client, 200);
+        if (event != NULL) count_purchase_events(event);
+    }
+    CHECK(purchase_events == 1 && json_has_string(last_purchase_event, "status", "delivered") &&
+              strstr(last_purchase_event, "\"productId\":\"coins100\"") != NULL,
+          "one purchase event, delivered: %d, %s", purchase_events, last_purchase_event);
+
+    snprintf(path, sizeof path, "/emulator/v1/devices/%s", device);
+    free(server_request("PUT", path, "{\"askToBuy\":false}", NULL));
+    id = sk_call(client, "purchase", "{\"productId\":\"coins100\"}");
+    answer = await_answer(client, id, 60, count_purchase_events);
+    CHECK(answer != NULL && json_has_string(answer, "status", "delivered") &&
+              strstr(answer, "\"coins\":200") != NULL,
+          "second purchase: %s", answer ? answer : "NULL");
+    sk_free(answer);
+    for (int i = 0; i < 10; i++) {
+        char *event = sk_wait(client, 100);
+        if (event != NULL) count_purchase_events(event);
+    }
+    CHECK(purchase_events == 1, "a purchase answered by its call came again as an event (%d events)",
+          purchase_events);
+    free(token);
+    sk_close(client);
+}
+
 static void test_queue_bound(void) {
     make_config("bounded", ",\"eventQueueCapacity\":3");
     sk_client *client = sk_open(config, NULL);
@@ -285,6 +369,7 @@ int main(void) {
         test_purchase(client);
         sk_close(client);
     }
+    test_ask_to_buy();
     test_queue_bound();
     test_threads();
 

@@ -121,11 +121,13 @@ static char *player_token(const char *player) {
     return length == 0 ? NULL : strdup(buffer);
 }
 
-/* GET `path` of the server with `token` (NULL: none), through curl; the body (free it). */
-static char *server_get(const char *path, const char *token) {
+/* `method` `path` of the server with `data` (NULL: none) and `token` (NULL: none), through
+ * curl; the answer's body (free it). */
+static char *server_request(const char *method, const char *path, const char *data, const char *token) {
     char command[4096];
-    snprintf(command, sizeof command, "curl -s --max-time 10 '%s%s' %s%s%s", require_env("SK_SERVER_URL"), path,
-             token ? "-H 'Authorization: Bearer " : "", token ? token : "", token ? "'" : "");
+    snprintf(command, sizeof command, "curl -s --max-time 10 -X %s '%s%s' %s%s%s %s%s%s", method,
+             require_env("SK_SERVER_URL"), path, token ? "-H 'Authorization: Bearer " : "", token ? token : "",
+             token ? "'" : "", data ? "-d '" : "", data ? data : "", data ? "'" : "");
     FILE *pipe = popen(command, "r");
     if (pipe == NULL) return NULL;
     size_t capacity = 1 << 16, length = 0;
@@ -139,5 +141,8 @@ static char *server_get(const char *path, const char *token) {
     pclose(pipe);
     return body;
 }
+
+/* GET `path` of the server with `token` (NULL: none); the body (free it). */
+static char *server_get(const char *path, const char *token) { return server_request("GET", path, NULL, token); }
 
 #endif
