@@ -3,7 +3,7 @@
 # method and params bytes. Kept apart from Fuzz/run.sh because it fuzzes the library as a
 # game links it: the SDK package's StoreKeeperSDK product built with
 # -sanitize=fuzzer,address (coverage and AddressSanitizer in the Swift code), and a C harness
-# built with clang's -fsanitize=fuzzer,address linked against it.
+# built with clang's -fsanitize=fuzzer,address that loads it (dlopen) before fuzzing.
 #
 #   Fuzz/ABI/run.sh                  # 10 s
 #   Fuzz/ABI/run.sh --seconds 30     # what CI runs (through Scripts/engines/run.py)
@@ -31,7 +31,7 @@ swift build --package-path "$root/SDK" --product StoreKeeperSDK --scratch-path "
     -Xswiftc -sanitize=fuzzer,address 2>&1 | { grep -v -e "^\[" || true; }
 library_dir="$here/.build/release"
 clang -fsanitize=fuzzer,address -I "$root/SDK/Sources/StoreKeeperSDK/include" "$here/FuzzABICall.c" \
-    -L "$library_dir" -lStoreKeeperSDK -Wl,-rpath,"$library_dir" -o "$here/.build/FuzzABICall" 2>&1 |
+    -DSK_LIBRARY_PATH="\"$library_dir/libStoreKeeperSDK.so\"" -ldl -o "$here/.build/FuzzABICall" 2>&1 |
     { grep -v "Cannot export local symbol" || true; }
 
 work="$here/.work/$(date -u +%Y%m%dT%H%M%SZ)"
