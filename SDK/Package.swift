@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 // StoreKeeperClient: the client SDK's own package, which an app adds alone. It depends on
@@ -7,20 +8,36 @@ import PackageDescription
 // - `PurchaseSDK`: the purchase pipeline (journal, server client, retries, event log);
 // - `PurchaseSDKStoreKit`: its store clients over StoreKit;
 // - `PurchaseSDKEmulator`: its store client over the StoreKeeper emulator's device API,
-//   for tests and the simulation.
+//   for tests and the simulation;
+// - `StoreKeeperSDK`: the C ABI (`sk_*`, JSON in and out) that game engines link.
 //
 // On Linux it also provides `StoreKit` and `StoreKitTest`: Apple's StoreKit 2, StoreKit 1
 // and StoreKit Test API over the emulator (docs/storekit-linux.md), so the StoreKit
 // clients compile and run there. On Apple platforms it declares neither, so Apple's
 // frameworks are used.
 
+/// The linker flag that exports only the C ABI from libStoreKeeperSDK.so: a version script,
+/// named by absolute path since the linker runs elsewhere.
+var abiExportSettings: [LinkerSetting] {
+    let exports = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Sources/StoreKeeperSDK/exports.map").path
+    return [.unsafeFlags(["-Xlinker", "--version-script=\(exports)"], .when(platforms: [.linux, .android]))]
+}
+
 var products: [Product] = [
     .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
     .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
+    // The C ABI for game engines (Engines/, docs/engines.md): `libStoreKeeperSDK.so` here.
+    .library(name: "StoreKeeperSDK", type: .dynamic, targets: ["StoreKeeperSDK"]),
 ]
 var targets: [Target] = [
     .target(name: "PurchaseSDK"),
     .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
+    // `include/storekeeper_sdk.h` is the ABI's header, shipped beside the library;
+    // `exports.map` keeps every symbol but the ABI's inside the library (ELF linkers).
+    .target(
+        name: "StoreKeeperSDK", dependencies: ["PurchaseSDK", "PurchaseSDKEmulator"],
+        exclude: ["include", "exports.map"], linkerSettings: abiExportSettings),
 ]
 
 #if os(Linux)

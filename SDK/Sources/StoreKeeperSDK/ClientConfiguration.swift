@@ -1,0 +1,48 @@
+import Foundation
+
+/// What `sk_open` reads from its `config_json`.
+struct ClientConfiguration: Decodable, Sendable {
+    /// Which App Store the pipeline buys from.
+    enum Store: String, Decodable, Sendable {
+        /// StoreKit 2 (the default).
+        case storekit2
+        /// StoreKit 1.
+        case storekit1
+        /// The StoreKeeper emulator's device API (`emulatorURL`, `deviceId`), for tests.
+        case emulator
+    }
+
+    /// The game's purchase server.
+    var serverURL: URL
+    /// Where the journal and the entitlement cache live; created if missing.
+    var dataDirectory: String
+    /// The store; `storekit2` when absent.
+    var store: Store
+    /// With `emulator`: the emulator's base URL.
+    var emulatorURL: URL?
+    /// With `emulator`: the emulated phone.
+    var deviceId: String?
+    /// The most events waiting to be polled (default 256).
+    var eventQueueCapacity: Int
+    /// The server retry backoff's first wait, in milliseconds (default 500).
+    var retryInitialMilliseconds: Int?
+    /// The server retry backoff's longest wait, in milliseconds (default 60000).
+    var retryMaximumMilliseconds: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case serverURL, dataDirectory, store, emulatorURL, deviceId, eventQueueCapacity
+        case retryInitialMilliseconds, retryMaximumMilliseconds
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        serverURL = try container.decode(URL.self, forKey: .serverURL)
+        dataDirectory = try container.decode(String.self, forKey: .dataDirectory)
+        store = try container.decodeIfPresent(Store.self, forKey: .store) ?? .storekit2
+        emulatorURL = try container.decodeIfPresent(URL.self, forKey: .emulatorURL)
+        deviceId = try container.decodeIfPresent(String.self, forKey: .deviceId)
+        eventQueueCapacity = try container.decodeIfPresent(Int.self, forKey: .eventQueueCapacity) ?? 256
+        retryInitialMilliseconds = try container.decodeIfPresent(Int.self, forKey: .retryInitialMilliseconds)
+        retryMaximumMilliseconds = try container.decodeIfPresent(Int.self, forKey: .retryMaximumMilliseconds)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PurchaseSDK
+import PurchaseSDKEmulator
+
+/// What an `sk_client *` stands for: one ``PurchasePipeline`` and the queue of events the
+/// game polls. It holds no purchase logic: each method is one call to the pipeline (or the
+/// store, for `products`), its answer turned into JSON.
+final class SDKClient: Sendable {
+    /// Where answers and updates wait for the game.
+    let queue: EventQueue
+    private let pipeline: PurchasePipeline
+    private let store: any StoreClient
+    private let tokens: TokenBook
+
+    /// Opens a client as `config_json` says; throws an ``ABIError`` (`invalid_config`,
+    /// `store_unavailable`, `data_directory`) when it cannot.
+    init(configuration: ClientConfiguration) throws {
+        let store = try Self.store(for: configuration)
+        let directory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ABIError(code: "data_directory", message: "cannot create \(directory.path): \(error)")
+        }
+        let journalURL = directory.appendingPathComponent("purchases.journal")
+        let tokens = TokenBook()
+        var retry = RetryPolicy()
+        if let initial = configuration.retryInitialMilliseconds { retry.initialDelay = .milliseconds(max(1, initial)) }
+        if let maximum = configuration.retryMaximumMilliseconds { retry.maximumDelay = .milliseconds(max(1, maximum)) }
+        pipeline = PurchasePipeline(
+            configuration: PipelineConfiguration(
+                store: store, journal: FilePurchaseJournal(url: journalURL),
+                server: PurchaseServerClient(baseURL: configuration.serverURL),
+                tokens: { playerId in try await tokens.token(for: playerId) }, retry: retry,
+                entitlementCache: FileEntitlementCache(besideJournalAt: journalURL)))
+        self.store = store
+        self.tokens = tokens
+        queue = EventQueue(capacity: configuration.eventQueueCapacity)
+    }
+
+    private static func store(for configuration: ClientConfiguration) throws -> any StoreClient {
+        switch configuration.store {
+        case .emulator:
+            guard let emulatorURL = configuration.emulatorURL, let deviceId = configuration.deviceId, !deviceId.isEmpty
+            else {
+                throw ABIError(code: "invalid_config", message: "store \"emulator\" needs emulatorURL and deviceId")
+            }
+            return EmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
+        case .storekit1, .storekit2:
+            throw ABIError(
+                code: "store_unavailable",
+                message:
+                    "store \"\(configuration.store.rawValue)\" is not in this build: the StoreKit adapters are not available yet; use \"emulator\""
+            )
+        }
+    }
+
+    /// Runs `method` with `params` (a JSON object's bytes) and queues its answer under `id`,
+    /// whose place in the queue is reserved.
+    func call(id: Int64, method: String, params: Data) {
+        Task {
+            do {
+                queue.answer(try await run(id: id, method: method, params: params))
+            } catch {
+                queue.answer(ABIJSON.text(ABIJSON.Failure(id: id, error: ABIError(error))))
+            }
+        }
+    }
+
+    /// Stops the pipeline (the journal keeps what is unsettled) and drops every waiting event.
+    func close() async {
+        queue.close()
+        await pipeline.stop()
+    }
+
+    private func run(id: Int64, method: String, params: Data) async throws -> String {
+        switch method {
+        case "signIn":
+            let params = try ABIJSON.decode(CallParameters.SignIn.self, from: params)
+            await tokens.keep(params.token, for: params.playerId)
+            await pipeline.signIn(playerId: params.playerId)
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: ["playerId": params.playerId]))
+        case "signOut":
+            await pipeline.signOut()
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: ABIJSON.Empty()))
+        case "start":
+            let contents = try await pipeline.start()
+            follow(resumed: Set(contents.records.map(\.id)))
+            let pending = await pipeline.pendingDeliveries()
+            return ABIJSON.text(
+                ABIJSON.Answer(
+                    id: id,
+                    result: [
+                        "journalRecords": contents.records.count, "journalDamage": contents.damage.count,
+                        "pendingDeliveries": pending.count,
+                    ]))
+        case "products":
+            let params = try ABIJSON.decode(CallParameters.Products.self, from: params)
+            let products: [StoreProduct]
+            do {
+                products = try await store.products(ids: params.productIds)
+            } catch {
+                throw ABIError(code: "store_error", message: "the store could not list products: \(error)")
+            }
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: ["products": products]))
+        case "purchase":
+            let params = try ABIJSON.decode(CallParameters.Purchase.self, from: params)
+            let outcome = try await pipeline.purchase(productId: params.productId, quantity: params.quantity ?? 1)
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: PurchaseJSON(outcome)))
+        case "restore":
+            let outcome = try await pipeline.restore()
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: RestoreJSON(outcome)))
+        case "entitlements":
+            let params = try ABIJSON.decode(CallParameters.Entitlements.self, from: params)
+            let snapshot = await pipeline.entitlements(refresh: params.refresh ?? true)
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: EntitlementsJSON(snapshot)))
+        case "pendingDeliveries":
+            let records = await pipeline.pendingDeliveries().map(RecordJSON.init)
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: ["purchases": records]))
+        case "events":
+            let sent = await pipeline.events.flush()
+            let unsent = await pipeline.events.queued
+            return ABIJSON.text(ABIJSON.Answer(id: id, result: EventsJSON(sent: sent, unsent: unsent)))
+        default:
+            throw ABIError(code: "unknown_method", message: "no method \(method.debugDescription)")
+        }
+    }
+
+    /// Posts every outcome the pipeline streams as a `purchase` event, except the first
+    /// outcome of each order a `purchase` call of this client made: that call's answer
+    /// carries it. Orders the journal held at start (`resumed`) and orders that did not come
+    /// from the game (promoted, store, restore) are always posted.
+    private func follow(resumed: Set<String>) {
+        let outcomes = pipeline.outcomes
+        let queue = queue
+        Task {
+            var answeredByCall: Set<String> = []
+            for await outcome in outcomes {
+                let record = outcome.record
+                if record.origin == .game, !resumed.contains(record.id), answeredByCall.insert(record.id).inserted {
+                    continue
+                }
+                queue.post(ABIJSON.text(ABIJSON.PurchaseEvent(purchase: PurchaseJSON(outcome))))
+            }
+        }
+    }
+}
