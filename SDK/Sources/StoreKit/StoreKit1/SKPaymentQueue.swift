@@ -6,7 +6,8 @@ import Foundation
 /// Observers are called on the main queue, as Apple calls them. While an observer is
 /// added, the queue polls the emulator's unfinished transactions every quarter second, so
 /// transactions from earlier launches, approved Ask to Buy purchases and purchases made
-/// outside the app reach `paymentQueue(_:updatedTransactions:)`.
+/// outside the app reach `paymentQueue(_:updatedTransactions:)`, and products promoted to
+/// the device reach `paymentQueue(_:shouldAddStorePayment:for:)`.
 ///
 /// `@unchecked Sendable` is safe: `observers`, `queued`, `known` and `poller` are read and
 /// written only while `lock` is held; the transactions and observers they hold are
@@ -212,6 +213,16 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                         }
                     }
                 }
+                if let promoted = try? await EmulatorClient.run({ try StoreKit1Call.client().takePromotions() }),
+                    !promoted.isEmpty
+                {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.main.async {
+                            queue.offerPromotions(promoted)
+                            done.resume()
+                        }
+                    }
+                }
                 try? await Task.sleep(for: .milliseconds(250))
             }
         }
@@ -242,6 +253,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             updated.append(transaction)
         }
         if !updated.isEmpty { notifyUpdated(updated) }
+    }
+
+    /// On the main queue: asks the observers about each promoted product
+    /// (`paymentQueue(_:shouldAddStorePayment:for:)`) and adds its payment unless one of
+    /// them answers `false` (the app then keeps the payment and adds it when it is ready).
+    private func offerPromotions(_ promoted: [EmulatorWire.Product]) {
+        for wire in promoted {
+            let product = SKProduct(wire)
+            let payment = SKPayment(product: product)
+            let answers = transactionObservers.map { $0.paymentQueue(self, shouldAddStorePayment: payment, for: product) }
+            if !answers.contains(false) { add(payment) }
+        }
     }
 
     private func restoredTransaction(_ item: EmulatorWire.DeviceTransaction, username: String?)
