@@ -3,11 +3,9 @@ import PurchaseSDK
 import StoreKit
 
 /// A ``StoreClient`` on StoreKit 2 (`Product`, `Transaction`, `PurchaseIntent`), with the
-/// StoreKit 1 app receipt for the receipt report path.
-///
-/// Written against Apple's documented API; it is not compiled on Linux, where
-/// `PurchaseSDKEmulator` stands in for it.
-@available(iOS 17.0, macOS 14.0, *)
+/// StoreKit 1 app receipt for the receipt report path. On Linux it runs over StoreKit for
+/// Linux (docs/storekit-linux.md).
+@available(iOS 15.0, macOS 12.0, *)
 public struct StoreKitStoreClient: StoreClient {
     private let transactions = TransactionCache()
 
@@ -43,7 +41,10 @@ public struct StoreKitStoreClient: StoreClient {
         let transactions = transactions
         return AsyncStream { continuation in
             let task = Task {
-                for await verification in Transaction.updates {
+                // A refund or revocation also comes as an update: it is no purchase to
+                // deliver (the server learns of it from Apple's notification).
+                for await verification in Transaction.updates
+                where verification.unsafePayloadValue.revocationDate == nil {
                     continuation.yield(await transactions.keep(verification))
                 }
                 continuation.finish()
@@ -87,13 +88,12 @@ public struct StoreKitStoreClient: StoreClient {
     /// ask the customer to sign in).
     public func receipt(refresh: Bool) async throws -> String? {
         if refresh { try await AppStore.sync() }
-        guard let url = Bundle.main.appStoreReceiptURL, let data = try? Data(contentsOf: url) else { return nil }
-        return data.base64EncodedString()
+        return AppReceipt.read()
     }
 
     public func promotedPurchases() -> AsyncStream<PromotedPurchase> {
         AsyncStream { continuation in
-            guard #available(iOS 17.0, macOS 14.4, *) else {
+            guard #available(iOS 16.4, macOS 14.4, *) else {
                 continuation.finish()
                 return
             }
@@ -110,7 +110,7 @@ public struct StoreKitStoreClient: StoreClient {
 
 /// StoreKit's transactions by id, to finish them later. The server verifies the
 /// signature; the client passes the JWS on whether or not StoreKit verified it.
-@available(iOS 17.0, macOS 14.0, *)
+@available(iOS 15.0, macOS 12.0, *)
 private actor TransactionCache {
     private var transactions: [String: Transaction] = [:]
 

@@ -83,7 +83,8 @@ extension AppStoreEmulator {
             await self.respond {
                 let body = try await JSONResponse.decode(PromotionRequest.self, from: request)
                 return JSONResponse.make(
-                    try await self.promote(deviceId: try context.parameters.require("deviceId"), productId: body.productId),
+                    try await self.promote(
+                        deviceId: try context.parameters.require("deviceId"), productId: body.productId),
                     status: .created)
             }
         }

@@ -262,7 +262,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         for wire in promoted {
             let product = SKProduct(wire)
             let payment = SKPayment(product: product)
-            let answers = transactionObservers.map { $0.paymentQueue(self, shouldAddStorePayment: payment, for: product) }
+            let answers = transactionObservers.map {
+                $0.paymentQueue(self, shouldAddStorePayment: payment, for: product)
+            }
             if !answers.contains(false) { add(payment) }
         }
     }
