@@ -19,6 +19,8 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
     private var restored: [SKPaymentTransaction] = []
     /// Purchased transactions not finished yet, by transaction id.
     private var unfinished: [String: SKPaymentTransaction] = [:]
+    /// `finish` calls waiting for the queue to show a transaction, by transaction id.
+    private var awaited: [String: [CheckedContinuation<Bool, Never>]] = [:]
     private var updates: [UUID: AsyncStream<StoreTransaction>.Continuation] = [:]
     private var promotions: [UUID: AsyncStream<PromotedPurchase>.Continuation] = [:]
 
@@ -58,6 +60,34 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
         guard let transaction = lock.withLock({ unfinished.removeValue(forKey: transactionId) }) else { return false }
         SKPaymentQueue.default().finishTransaction(transaction)
         return true
+    }
+
+    /// Finishes the transaction once the queue shows it, waiting at most `timeout`: after a
+    /// launch the queue shows the unfinished transactions within its first polls. `false`
+    /// when it did not come (finished already: StoreKit never shows a finished one again).
+    func finishWhenShown(transactionId: String, timeout: Duration) async -> Bool {
+        let shown = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let already = lock.withLock {
+                guard unfinished[transactionId] == nil else { return true }
+                awaited[transactionId, default: []].append(continuation)
+                return false
+            }
+            if already {
+                continuation.resume(returning: true)
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.resumeAwaiting(transactionId, shown: false)
+            }
+        }
+        return shown && finish(transactionId: transactionId)
+    }
+
+    private func resumeAwaiting(_ transactionId: String, shown: Bool) {
+        for waiter in lock.withLock({ awaited.removeValue(forKey: transactionId) ?? [] }) {
+            waiter.resume(returning: shown)
+        }
     }
 
     /// Transactions that arrive outside a purchase call, starting with the unfinished ones
@@ -100,6 +130,7 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
                     unfinished[id] = transaction
                     return token.flatMap { purchases.removeValue(forKey: $0) }
                 }
+                resumeAwaiting(id, shown: true)
                 if let waiter {
                     waiter.resume(returning: .purchased(value))
                 } else {
@@ -165,7 +196,7 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
 
     /// The transaction as the pipeline sees it: no signed transaction (StoreKit 1 reports the
     /// receipt), the order's token from `applicationUsername`.
-    private static func storeTransaction(_ transaction: SKPaymentTransaction) -> StoreTransaction {
+    static func storeTransaction(_ transaction: SKPaymentTransaction) -> StoreTransaction {
         StoreTransaction(
             transactionId: transaction.transactionIdentifier ?? "",
             productId: transaction.payment.productIdentifier,

@@ -14,9 +14,17 @@ import StoreKit
 /// pipeline, which buys them once a player is signed in.
 public final class StoreKit1StoreClient: StoreClient {
     private let observer = PaymentQueueObserver()
+    /// How long ``finish(transactionId:)`` waits for the queue to show a transaction it
+    /// has not shown yet.
+    private let finishWait: Duration
 
     /// Creates the client and adds its observer to `SKPaymentQueue.default()`.
-    public init() {
+    ///
+    /// - Parameter finishWait: How long finishing a transaction the queue has not shown yet
+    ///   waits for it (the queue shows a launch's unfinished transactions within its first
+    ///   polls).
+    public init(finishWait: Duration = .seconds(3)) {
+        self.finishWait = finishWait
         SKPaymentQueue.default().add(observer)
     }
 
@@ -38,8 +46,15 @@ public final class StoreKit1StoreClient: StoreClient {
         observer.transactionUpdates()
     }
 
+    /// The purchased transactions the observer was shown and the payment queue still holds
+    /// (`SKPaymentQueue.transactions`), not finished.
     public func unfinishedTransactions() async throws -> [StoreTransaction] {
-        observer.unfinishedTransactions()
+        let queued = await MainActor.run {
+            SKPaymentQueue.default().transactions.filter { $0.transactionState == .purchased }
+                .map(PaymentQueueObserver.storeTransaction)
+        }
+        var seen = Set<String>()
+        return (observer.unfinishedTransactions() + queued).filter { seen.insert($0.transactionId).inserted }
     }
 
     /// `restoreCompletedTransactions()`: the account's non-consumables and subscriptions,
@@ -48,10 +63,22 @@ public final class StoreKit1StoreClient: StoreClient {
         try await observer.restore()
     }
 
-    /// Finishes the transaction the queue showed. One this process's queue has not shown
-    /// yet (just after a launch) is finished when the pipeline is given it again.
+    /// Finishes the transaction the observer was shown, or else the one the payment queue
+    /// holds, or else the one the queue shows within ``finishWait`` (just after a launch the
+    /// queue has not polled yet). One that never comes was finished already: StoreKit shows
+    /// every unfinished transaction to the observers it has.
     public func finish(transactionId: String) async throws {
-        _ = observer.finish(transactionId: transactionId)
+        guard !observer.finish(transactionId: transactionId) else { return }
+        let queued = await MainActor.run {
+            let queue = SKPaymentQueue.default()
+            let held = queue.transactions.filter {
+                $0.transactionIdentifier == transactionId && $0.transactionState == .purchased
+            }
+            for transaction in held { queue.finishTransaction(transaction) }
+            return !held.isEmpty
+        }
+        guard !queued else { return }
+        _ = await observer.finishWhenShown(transactionId: transactionId, timeout: finishWait)
     }
 
     /// The app receipt; `refresh`, or a missing receipt, asks for a new one with
