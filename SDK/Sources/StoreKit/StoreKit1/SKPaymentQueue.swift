@@ -18,7 +18,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var observers: [any SKPaymentTransactionObserver] = []
     private var queued: [SKPaymentTransaction] = []
-    /// Transaction ids the queue delivered in this process.
+    /// Transactions the queue delivered in this process, by ``knownKey(_:)``: ids are
+    /// unique per emulator only, and a process may talk to several in turn.
     private var known: Set<String> = []
     private var poller: Task<Void, Never>?
 
@@ -131,7 +132,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                     let transactions = restored.map { queue.restoredTransaction($0, username: username) }
                     queue.locked {
                         queue.queued += transactions
-                        queue.known.formUnion(restored.map(\.transactionId))
+                        queue.known.formUnion(restored.map { Self.knownKey($0.transactionId) })
                     }
                     if !transactions.isEmpty { queue.notifyUpdated(transactions) }
                     for observer in queue.transactionObservers {
@@ -181,7 +182,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func complete(_ transaction: SKPaymentTransaction, _ outcome: Result<Charge, any Error>) {
         switch outcome {
         case .success(.purchased(let bought)):
-            locked { _ = known.insert(bought.transactionId) }
+            locked { _ = known.insert(Self.knownKey(bought.transactionId)) }
             transaction.transactionIdentifier = bought.transactionId
             transaction.transactionDate = Self.purchaseDate(of: bought.signedTransaction)
             transaction.transactionState = .purchased
@@ -233,7 +234,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// purchased (an approved Ask to Buy purchase completes its deferred transaction).
     private func deliverUnknown(_ unfinished: [EmulatorWire.DeviceTransaction]) {
         var updated: [SKPaymentTransaction] = []
-        for item in unfinished where !locked({ known.contains(item.transactionId) }) {
+        for item in unfinished where !locked({ known.contains(Self.knownKey(item.transactionId)) }) {
             let transaction: SKPaymentTransaction
             if let deferred = locked({
                 queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }
@@ -249,7 +250,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             transaction.transactionIdentifier = item.transactionId
             transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
             transaction.transactionState = .purchased
-            locked { _ = known.insert(item.transactionId) }
+            locked { _ = known.insert(Self.knownKey(item.transactionId)) }
             updated.append(transaction)
         }
         if !updated.isEmpty { notifyUpdated(updated) }
@@ -267,6 +268,12 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             if !answers.contains(false) { add(payment) }
         }
+    }
+
+    /// `emulator URL|device|transaction id`, for the configuration now.
+    private static func knownKey(_ transactionId: String) -> String {
+        guard let configuration = try? StoreKitConfiguration.current() else { return transactionId }
+        return "\(configuration.emulatorURL.absoluteString)|\(configuration.deviceId)|\(transactionId)"
     }
 
     private func restoredTransaction(_ item: EmulatorWire.DeviceTransaction, username: String?)
