@@ -31,7 +31,8 @@ import Testing
                 return
             }
             #expect(await unfinishedAtReport.value, "\(adapter): not finished before the server answered")
-            #expect(await fixture.charges().map(\.finished) == [true], "\(adapter)")
+            // StoreKit 1's finishTransaction tells the App Store after it returns.
+            try await fixture.eventually("\(adapter): finished") { await fixture.charges().map(\.finished) == [true] }
             let purchase = try #require(try await fixture.purchases("ada").first)
             #expect(purchase.orderId == record.orderId, "\(adapter): bound to its order by the token")
             #expect(
@@ -95,7 +96,8 @@ import Testing
             }
             #expect(try await fixture.purchases("otto").count == 1, "\(adapter): the duplicate reports granted once")
             #expect(try await fixture.wallet("otto") == ["coins": 100], "\(adapter)")
-            #expect(await fixture.charges().map(\.finished) == [true], "\(adapter)")
+            // StoreKit 1's finishTransaction tells the App Store after it returns.
+            try await fixture.eventually("\(adapter): finished") { await fixture.charges().map(\.finished) == [true] }
             await pipeline.stop()
         }
     }
@@ -131,7 +133,10 @@ import Testing
             }
             #expect(record.id == asked.record.id, "\(adapter)")
             #expect(try await fixture.wallet("pia") == ["coins": 100], "\(adapter)")
-            #expect(await fixture.charges(device: device).map(\.finished) == [true], "\(adapter)")
+            // StoreKit 1's finishTransaction tells the App Store after it returns.
+            try await fixture.eventually("\(adapter): finished") {
+                await fixture.charges(device: device).map(\.finished) == [true]
+            }
             await second.stop()
         }
     }
@@ -156,7 +161,8 @@ import Testing
             }
             #expect(record.origin == .promoted, "\(adapter)")
             #expect(try await fixture.wallet("quinn") == ["coins": 500], "\(adapter)")
-            #expect(await fixture.charges().map(\.finished) == [true], "\(adapter)")
+            // StoreKit 1's finishTransaction tells the App Store after it returns.
+            try await fixture.eventually("\(adapter): finished") { await fixture.charges().map(\.finished) == [true] }
             await pipeline.stop()
         }
     }
