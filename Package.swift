@@ -171,6 +171,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A game's pipeline over a StoreKit adapter, as an app process the kill test SIGKILLs.
+        .executableTarget(
+            name: "storekit-player",
+            dependencies: [
+                .product(name: "PurchaseSDK", package: "SDK"),
+                .product(name: "PurchaseSDKStoreKit", package: "SDK"),
+            ],
+            path: "Sources/StoreKitPlayer"
+        ),
         .executableTarget(
             name: "storekeeper",
             dependencies: [
@@ -179,6 +188,7 @@ let package = Package(
                 "StoreKeeperDev",
                 .product(name: "PurchaseSDK", package: "SDK"),
                 .product(name: "PurchaseSDKEmulator", package: "SDK"),
+                .product(name: "PurchaseSDKStoreKit", package: "SDK"),
                 "OrderSimulation",
                 "Ledger",
                 "SupportConsole",
@@ -317,6 +327,7 @@ let package = Package(
                 .product(name: "PurchaseSDK", package: "SDK"),
                 "HTTPRouting",
                 .product(name: "PurchaseSDKEmulator", package: "SDK"),
+                .product(name: "PurchaseSDKStoreKit", package: "SDK"),
                 "StoreKeeperDev",
                 "PurchaseServer",
                 "Ledger",
@@ -333,7 +344,8 @@ let package = Package(
         .testTarget(
             name: "StoreKeeperCLITests",
             dependencies: [
-                "storekeeper", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger", "LedgerTestSupport",
+                "storekeeper", "storekit-player", "AppStoreModel", "AppStoreSigning", "OrderSimulation", "Ledger",
+                "LedgerTestSupport",
                 "PurchaseServer", "TestProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -26,6 +26,7 @@ var abiExportSettings: [LinkerSetting] {
 
 var products: [Product] = [
     .library(name: "PurchaseSDK", targets: ["PurchaseSDK"]),
+    .library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"]),
     .library(name: "PurchaseSDKEmulator", targets: ["PurchaseSDKEmulator"]),
     // The C ABI for game engines (Engines/, docs/engines.md): `libStoreKeeperSDK.so` here.
     .library(name: "StoreKeeperSDK", type: .dynamic, targets: ["StoreKeeperSDK"]),
@@ -53,13 +54,11 @@ var targets: [Target] = [
         .target(name: "CStoreKitCrypto", dependencies: ["COpenSSL"]),
         .target(name: "StoreKit", dependencies: ["CStoreKitCrypto"]),
         .target(name: "StoreKitTest", dependencies: ["StoreKit"]),
+        .target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK", "StoreKit"]),
         .testTarget(
             name: "StoreKitTests", dependencies: ["StoreKit", "StoreKitTest"], resources: [.copy("Fixtures")]),
     ]
 #else
-    // Not yet compiled on Linux (issue 26, section 2, under way): the StoreKit clients are
-    // declared where Apple's StoreKit is.
-    products += [.library(name: "PurchaseSDKStoreKit", targets: ["PurchaseSDKStoreKit"])]
     targets += [.target(name: "PurchaseSDKStoreKit", dependencies: ["PurchaseSDK"])]
 #endif
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PurchaseSDK
 import PurchaseSDKEmulator
+import PurchaseSDKStoreKit
 import PurchaseServer
 import StoreKeeperDev
 
@@ -32,6 +33,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How long the server stays down, in seconds.")
     var outage: Double = 2
 
+    @Option(
+        help: """
+            The phone's store client: emulator (the emulator's device API), storekit2 or \
+            storekit1 (the SDK's StoreKit adapters over StoreKit for Linux, pointed at the \
+            demo's emulator).
+            """)
+    var store: DemoStore = .emulator
+
     func validate() throws {
         try SecondsOption.check(outage, "--outage", allowsZero: true)
     }
@@ -52,6 +61,13 @@ struct DemoCommand: AsyncParsableCommand {
                 server: server, logger: logger))
         let delivered: Bool
         do {
+            if store != .emulator {
+                let data = directory.appendingPathComponent("storekit")
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                setenv("STOREKEEPER_STOREKIT_URL", await stack.baseURL.absoluteString, 1)
+                setenv("STOREKEEPER_STOREKIT_DEVICE", "demo-phone", 1)
+                setenv("STOREKEEPER_STOREKIT_DATA", data.path, 1)
+            }
             delivered = try await walk(stack: stack, journal: directory.appendingPathComponent("journal"))
         } catch {
             await stack.stop()
@@ -135,13 +151,28 @@ struct DemoCommand: AsyncParsableCommand {
     ) -> PurchasePipeline {
         PurchasePipeline(
             configuration: PipelineConfiguration(
-                store: EmulatorStoreClient(baseURL: base, deviceId: "demo-phone", pollInterval: .milliseconds(200)),
+                store: storeClient(base: base),
                 journal: FilePurchaseJournal(url: journal),
                 server: PurchaseServerClient(baseURL: base, transport: URLSessionTransport(timeout: 5)),
                 tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: secret) },
                 retry: RetryPolicy(initialDelay: .milliseconds(250), maximumDelay: .seconds(1)),
                 hooks: PipelineHooks(crashPoint: hook)),
             playerId: player)
+    }
+}
+
+extension DemoCommand {
+    /// The phone's store client.
+    enum DemoStore: String, CaseIterable, ExpressibleByArgument, Sendable {
+        case emulator, storekit2, storekit1
+    }
+
+    private func storeClient(base: URL) -> any StoreClient {
+        switch store {
+        case .emulator: EmulatorStoreClient(baseURL: base, deviceId: "demo-phone", pollInterval: .milliseconds(200))
+        case .storekit2: StoreKitAPI.storeClient(.storeKit2)
+        case .storekit1: StoreKitAPI.storeClient(.storeKit1)
+        }
     }
 }
 

@@ -7,11 +7,12 @@ import LedgerTestSupport
 import Logging
 import PurchaseSDK
 import PurchaseSDKEmulator
+import PurchaseSDKStoreKit
 import PurchaseServer
 import StoreKeeperDev
 
 /// A DevStack (purchase server and emulator on one port, SQLite ledger) and a journal
-/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:shape:)`` share
+/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:shape:adapter:)`` share
 /// the journal file and the emulator, as an app does across launches.
 final class SDKFixture: Sendable {
     static let playerSecret = "sdk-test-player-secret"
@@ -44,21 +45,36 @@ final class SDKFixture: Sendable {
 
     /// A new pipeline on `device`'s journal file (and the entitlement cache beside it) and
     /// emulated phone, as after a launch; `crashAt` kills it at the first pass of that
-    /// boundary; `shape` wraps the phone's store (``ShapedStore``).
+    /// boundary; `shape` wraps the phone's store (``ShapedStore``); `adapter` chooses the
+    /// store client: the emulator's, or a StoreKit adapter over StoreKit for Linux pointed
+    /// at the stack's emulator through the process's STOREKEEPER_STOREKIT_* variables (its
+    /// tests must run serialized). The returned `EmulatorStoreClient` talks to the same
+    /// phone either way.
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
         crashAt boundary: PipelineBoundary? = nil, retention: JournalRetention = .standard, timeout: TimeInterval = 5,
         clock: any PipelineClock = SystemPipelineClock(),
         hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in },
-        shape: (EmulatorStoreClient) -> any StoreClient = { $0 }
+        shape: (EmulatorStoreClient) -> any StoreClient = { $0 }, adapter: StoreAdapter = .emulator
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
-        let store = EmulatorStoreClient(
+        let emulatorClient = EmulatorStoreClient(
             baseURL: base, deviceId: device, behaviour: behaviour, pollInterval: .milliseconds(50),
             transport: FaultyTransport(base: URLSessionTransport(), plan: faults))
+        let store: any StoreClient
+        switch adapter {
+        case .emulator: store = shape(emulatorClient)
+        case .storeKit2, .storeKit1:
+            let data = directory.appendingPathComponent("\(device)/storekit")
+            try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            setenv("STOREKEEPER_STOREKIT_URL", base.absoluteString, 1)
+            setenv("STOREKEEPER_STOREKIT_DEVICE", device, 1)
+            setenv("STOREKEEPER_STOREKIT_DATA", data.path, 1)
+            store = StoreKitAPI.storeClient(adapter == .storeKit1 ? .storeKit1 : .storeKit2)
+        }
         let transport = FaultyTransport(base: URLSessionTransport(timeout: timeout), plan: faults)
         let configuration = PipelineConfiguration(
-            store: shape(store),
+            store: store,
             journal: FilePurchaseJournal(url: journalURL(device: device), retention: retention),
             server: PurchaseServerClient(baseURL: base, transport: transport),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
@@ -70,7 +86,7 @@ final class SDKFixture: Sendable {
                 if passed == boundary { throw SimulatedCrash(at: passed) }
             },
             entitlementCache: FileEntitlementCache(besideJournalAt: journalURL(device: device)))
-        return (PurchasePipeline(configuration: configuration, playerId: player), store)
+        return (PurchasePipeline(configuration: configuration, playerId: player), emulatorClient)
     }
 
     /// The purchases the server's ledger holds for `player`.
@@ -118,6 +134,16 @@ func withFixture(
         await fixture.shutdown()
         throw error
     }
+}
+
+/// The store client a fixture's pipeline uses.
+enum StoreAdapter: String, CaseIterable, Sendable {
+    /// `EmulatorStoreClient`, the emulator's device API directly.
+    case emulator
+    /// `StoreKitStoreClient` over StoreKit 2 for Linux.
+    case storeKit2
+    /// `StoreKit1StoreClient` over StoreKit 1 for Linux (`SKPaymentQueue`).
+    case storeKit1
 }
 
 struct FixtureError: Error, CustomStringConvertible {

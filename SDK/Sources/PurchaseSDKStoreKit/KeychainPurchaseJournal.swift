@@ -1,4 +1,4 @@
-#if canImport(StoreKit) && canImport(Security)
+#if canImport(Security)
     import Foundation
     import PurchaseSDK
     import Security
@@ -12,7 +12,7 @@
     /// ``retention`` allows; the others' items are deleted when a closed record is written
     /// and at every load.
     ///
-    /// Written against Apple's documented Security API; not compiled on Linux.
+    /// Compiled only where Apple's Security framework is (not on Linux).
     public actor KeychainPurchaseJournal: PurchaseJournal {
         private let service: String
         /// How many closed orders stay in the Keychain.

@@ -79,6 +79,28 @@ extension AppStoreEmulator {
                     try await self.subscriptionStatuses(deviceId: try context.parameters.require("deviceId")))
             }
         }
+        devices.post("promotions") { request, context in
+            await self.respond {
+                let body = try await JSONResponse.decode(PromotionRequest.self, from: request)
+                return JSONResponse.make(
+                    try await self.promote(
+                        deviceId: try context.parameters.require("deviceId"), productId: body.productId),
+                    status: .created)
+            }
+        }
+        devices.get("promotions") { _, context in
+            await self.respond {
+                JSONResponse.make(await self.promotions(deviceId: try context.parameters.require("deviceId")))
+            }
+        }
+        devices.delete("promotions/:promotionId") { _, context in
+            await self.respond {
+                try await self.takePromotion(
+                    deviceId: try context.parameters.require("deviceId"),
+                    promotionId: try context.parameters.require("promotionId"))
+                return JSONResponse.make(["taken": true])
+            }
+        }
         devices.get("receipt") { _, context in
             await self.respond {
                 JSONResponse.make([

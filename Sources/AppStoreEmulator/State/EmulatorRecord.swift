@@ -10,4 +10,7 @@ enum EmulatorRecord: Codable, Sendable {
     /// an attempt does not write the whole signed notification again.
     case notificationAttempt(notificationUUID: String, attempt: EmulatedNotification.Attempt)
     case subscription(EmulatedSubscription)
+    case promotion(EmulatedPromotion)
+    /// The device's app took the promotion.
+    case promotionTaken(promotionId: String)
 }

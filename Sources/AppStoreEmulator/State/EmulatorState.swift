@@ -19,6 +19,10 @@ struct EmulatorState: Sendable {
     /// Each transaction's position in ``transactionOrder``.
     private var orderPositions: [String: Int] = [:]
     var pendingPurchases: [String: PendingPurchase] = [:]
+    /// Promoted purchases no app has taken yet, by `promotionId`.
+    var promotions: [String: EmulatedPromotion] = [:]
+    /// Promotion ids in the order they were made.
+    var promotionOrder: [String] = []
     /// Auto-renewable subscription chains by `originalTransactionId`.
     var subscriptions: [String: EmulatedSubscription] = [:]
     /// Chain keys in the order their first transaction was made.
@@ -75,6 +79,13 @@ struct EmulatorState: Sendable {
             pendingPurchases[pending.pendingId] = pending
         case .pendingResolved(let pendingId):
             pendingPurchases[pendingId] = nil
+        case .promotion(let promotion):
+            if promotions.updateValue(promotion, forKey: promotion.promotionId) == nil {
+                promotionOrder.append(promotion.promotionId)
+            }
+        case .promotionTaken(let promotionId):
+            promotions[promotionId] = nil
+            promotionOrder.removeAll { $0 == promotionId }
         case .notification(let notification):
             if notifications.updateValue(notification, forKey: notification.notificationUUID) == nil {
                 notificationOrder.append(notification.notificationUUID)
@@ -171,6 +182,7 @@ struct EmulatorState: Sendable {
             + subscriptionOrder.compactMap { subscriptions[$0] }.map(EmulatorRecord.subscription)
             + pendingPurchases.values.sorted { $0.pendingId < $1.pendingId }.map(EmulatorRecord.pendingPurchase)
             + notificationOrder.compactMap { notifications[$0] }.map(EmulatorRecord.notification)
+            + promotionOrder.compactMap { promotions[$0] }.map(EmulatorRecord.promotion)
     }
 
     /// The device, created with defaults on first use.

@@ -115,6 +115,34 @@ package struct EmulatorClient: Sendable {
         try get("\(devicePath)/subscription-statuses")
     }
 
+    /// The promoted purchases waiting for the device's app, oldest first.
+    package func promotions() throws -> [EmulatorWire.Promotion] {
+        try get("\(devicePath)/promotions")
+    }
+
+    /// Takes a waiting promotion: the emulator lists it no more. `false` when another
+    /// reader took it first.
+    package func takePromotion(_ promotionId: String) throws -> Bool {
+        do {
+            let _: [String: Bool] = try perform(request("DELETE", "\(devicePath)/promotions/\(promotionId)", body: nil))
+            return true
+        } catch let error as EmulatorRequestError where error.code == "unknown_promotion" {
+            return false
+        }
+    }
+
+    /// Takes every waiting promotion, with its product: what `PurchaseIntent.intents` and
+    /// the payment queue deliver. A promotion of a product the catalog no longer sells is
+    /// taken and dropped.
+    package func takePromotions() throws -> [EmulatorWire.Product] {
+        let waiting = try promotions()
+        guard !waiting.isEmpty else { return [] }
+        let catalog = Dictionary(try products().map { ($0.productId, $0) }, uniquingKeysWith: { first, _ in first })
+        return try waiting.compactMap { promotion in
+            try takePromotion(promotion.promotionId) ? catalog[promotion.productId] : nil
+        }
+    }
+
     // MARK: Apple-side actions (StoreKit Test)
 
     package func refund(transactionId: String) throws {

@@ -63,6 +63,12 @@ package enum EmulatorWire {
     }
 
     /// A purchase waiting for Ask to Buy approval.
+    /// A promoted purchase waiting for the device's app.
+    package struct Promotion: Codable, Hashable, Sendable {
+        package var promotionId: String
+        package var productId: String
+    }
+
     package struct PendingPurchase: Decodable, Hashable, Sendable {
         package var pendingId: String
         package var productId: String

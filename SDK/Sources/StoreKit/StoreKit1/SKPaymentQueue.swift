@@ -6,7 +6,8 @@ import Foundation
 /// Observers are called on the main queue, as Apple calls them. While an observer is
 /// added, the queue polls the emulator's unfinished transactions every quarter second, so
 /// transactions from earlier launches, approved Ask to Buy purchases and purchases made
-/// outside the app reach `paymentQueue(_:updatedTransactions:)`.
+/// outside the app reach `paymentQueue(_:updatedTransactions:)`, and products promoted to
+/// the device reach `paymentQueue(_:shouldAddStorePayment:for:)`.
 ///
 /// `@unchecked Sendable` is safe: `observers`, `queued`, `known` and `poller` are read and
 /// written only while `lock` is held; the transactions and observers they hold are
@@ -17,7 +18,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var observers: [any SKPaymentTransactionObserver] = []
     private var queued: [SKPaymentTransaction] = []
-    /// Transaction ids the queue delivered in this process.
+    /// Transactions the queue delivered in this process, by ``knownKey(_:)``: ids are
+    /// unique per emulator only, and a process may talk to several in turn.
     private var known: Set<String> = []
     private var poller: Task<Void, Never>?
 
@@ -130,7 +132,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                     let transactions = restored.map { queue.restoredTransaction($0, username: username) }
                     queue.locked {
                         queue.queued += transactions
-                        queue.known.formUnion(restored.map(\.transactionId))
+                        queue.known.formUnion(restored.map { Self.knownKey($0.transactionId) })
                     }
                     if !transactions.isEmpty { queue.notifyUpdated(transactions) }
                     for observer in queue.transactionObservers {
@@ -180,7 +182,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func complete(_ transaction: SKPaymentTransaction, _ outcome: Result<Charge, any Error>) {
         switch outcome {
         case .success(.purchased(let bought)):
-            locked { _ = known.insert(bought.transactionId) }
+            locked { _ = known.insert(Self.knownKey(bought.transactionId)) }
             transaction.transactionIdentifier = bought.transactionId
             transaction.transactionDate = Self.purchaseDate(of: bought.signedTransaction)
             transaction.transactionState = .purchased
@@ -212,6 +214,16 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                         }
                     }
                 }
+                if let promoted = try? await EmulatorClient.run({ try StoreKit1Call.client().takePromotions() }),
+                    !promoted.isEmpty
+                {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.main.async {
+                            queue.offerPromotions(promoted)
+                            done.resume()
+                        }
+                    }
+                }
                 try? await Task.sleep(for: .milliseconds(250))
             }
         }
@@ -222,7 +234,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// purchased (an approved Ask to Buy purchase completes its deferred transaction).
     private func deliverUnknown(_ unfinished: [EmulatorWire.DeviceTransaction]) {
         var updated: [SKPaymentTransaction] = []
-        for item in unfinished where !locked({ known.contains(item.transactionId) }) {
+        for item in unfinished where !locked({ known.contains(Self.knownKey(item.transactionId)) }) {
             let transaction: SKPaymentTransaction
             if let deferred = locked({
                 queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }
@@ -238,10 +250,30 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             transaction.transactionIdentifier = item.transactionId
             transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
             transaction.transactionState = .purchased
-            locked { _ = known.insert(item.transactionId) }
+            locked { _ = known.insert(Self.knownKey(item.transactionId)) }
             updated.append(transaction)
         }
         if !updated.isEmpty { notifyUpdated(updated) }
+    }
+
+    /// On the main queue: asks the observers about each promoted product
+    /// (`paymentQueue(_:shouldAddStorePayment:for:)`) and adds its payment unless one of
+    /// them answers `false` (the app then keeps the payment and adds it when it is ready).
+    private func offerPromotions(_ promoted: [EmulatorWire.Product]) {
+        for wire in promoted {
+            let product = SKProduct(wire)
+            let payment = SKPayment(product: product)
+            let answers = transactionObservers.map {
+                $0.paymentQueue(self, shouldAddStorePayment: payment, for: product)
+            }
+            if !answers.contains(false) { add(payment) }
+        }
+    }
+
+    /// `emulator URL|device|transaction id`, for the configuration now.
+    private static func knownKey(_ transactionId: String) -> String {
+        guard let configuration = try? StoreKitConfiguration.current() else { return transactionId }
+        return "\(configuration.emulatorURL.absoluteString)|\(configuration.deviceId)|\(transactionId)"
     }
 
     private func restoredTransaction(_ item: EmulatorWire.DeviceTransaction, username: String?)

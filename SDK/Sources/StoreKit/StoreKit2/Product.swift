@@ -26,6 +26,14 @@ public struct Product: Identifiable, Hashable, Sendable {
     public let subscription: Product.SubscriptionInfo?
     /// The raw JSON representation of the product information (the emulator's catalog entry).
     public let jsonRepresentation: Data
+    /// The ISO 4217 code of the price's currency.
+    private let currencyCode: String
+
+    /// The format style for the numbers in the price of the product: the catalog's
+    /// currency, in the `en_US` locale `displayPrice` uses.
+    public var priceFormatStyle: Decimal.FormatStyle.Currency {
+        Decimal.FormatStyle.Currency(code: currencyCode, locale: Locale(identifier: "en_US"))
+    }
 
     package init(_ wire: EmulatorWire.Product) {
         id = wire.productId
@@ -34,6 +42,7 @@ public struct Product: Identifiable, Hashable, Sendable {
         description = wire.localizedDescription ?? ""
         price = Decimal(wire.price) / 1000
         displayPrice = Product.format(price, currency: wire.currency)
+        currencyCode = wire.currency
         isFamilyShareable = type == .nonConsumable || type == .autoRenewable
         subscription =
             type == .autoRenewable
