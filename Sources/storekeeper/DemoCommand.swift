@@ -131,7 +131,14 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func verify(stack: DevStack) async throws -> Bool {
-        let charges = await stack.emulator.ledger()
+        // StoreKit 1's finishTransaction returns before the App Store hears of it, as on a
+        // device: give a finish under way a few seconds to land.
+        var charges = await stack.emulator.ledger()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !charges.allSatisfy(\.finished), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            charges = await stack.emulator.ledger()
+        }
         let purchases = try await stack.store.purchases(playerId: player)
         let wallet = try await stack.store.wallet(playerId: player)
         say("7. Apple charged \(charges.count) time(s); the ledger holds \(purchases.count) delivery(ies)")
