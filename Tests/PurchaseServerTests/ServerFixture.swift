@@ -94,7 +94,8 @@ final class ServerFixture: Sendable {
 
     /// Sends a request; `credential` is a bearer token (player token or admin key).
     func send(
-        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil
+        _ method: RequestMethod, _ path: String, credential: String? = nil, body: Data? = nil,
+        timeout: TimeAmount = .seconds(30)
     ) async throws -> HTTPAnswer {
         var request = HTTPClientRequest(url: await stack.baseURL.absoluteString + path)
         request.method = .init(rawValue: method.rawValue.uppercased())
@@ -103,7 +104,7 @@ final class ServerFixture: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let bytes = try await response.body.collect(upTo: 16 << 20)
         let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView), headers: headers)
@@ -138,11 +139,14 @@ final class ServerFixture: Sendable {
         return notification.signedPayload
     }
 
-    /// Reports a signed transaction as `player`.
-    func report(_ player: String, signedTransaction: String, orderId: String? = nil) async throws -> HTTPAnswer {
+    /// Reports a signed transaction as `player`; `timeout` bounds the wait for the answer.
+    func report(
+        _ player: String, signedTransaction: String, orderId: String? = nil, timeout: TimeAmount = .seconds(30)
+    ) async throws -> HTTPAnswer {
         var body = ["signedTransaction": signedTransaction]
         body["orderId"] = orderId
-        return try await send(.post, "/v1/purchases", credential: token(player), json: body)
+        return try await send(
+            .post, "/v1/purchases", credential: token(player), body: try JSONEncoder().encode(body), timeout: timeout)
     }
 
     /// The player's wallet.
