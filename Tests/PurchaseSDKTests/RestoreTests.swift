@@ -44,8 +44,12 @@ import Testing
             let consumable = StoreTransaction(
                 transactionId: try #require(coins.transactionId), productId: "coins100", appAccountToken: nil,
                 signedTransaction: coins.signedTransaction)
+            // A restore the client retried after its timeout answers `already_owned` for what
+            // the first attempt restored: the long timeout keeps a loaded machine from
+            // turning this test's one attempt into two.
             let (tablet, _) = await fixture.pipeline(
-                player: "amy", device: "amy-tablet", shape: { ShapedStore(base: $0, alsoCurrent: [consumable]) })
+                player: "amy", device: "amy-tablet", timeout: 60,
+                shape: { ShapedStore(base: $0, alsoCurrent: [consumable]) })
             try await tablet.start()
             let restored = try await tablet.restore()
             let statuses = Dictionary(uniqueKeysWithValues: restored.results.map { ($0.productId, $0.status) })

@@ -503,12 +503,15 @@ enum RawHTTP {
         var errorCode: String? { ConsoleAnswer.attribute("data-code", ofElementWithId: "error", in: body) }
     }
 
-    /// Sends `head` and `body`, reads until the server closes (or 10 s pass).
+    /// Sends `head` and `body`, reads until the server closes (or 60 s pass).
     static func send(port: Int, head: String, body: [UInt8]) async throws -> Answer {
         try await send(port: port, raw: Array(head.utf8) + body)
     }
 
-    /// Sends `raw`, reads until the server closes (or 10 s pass).
+    /// Sends `raw`, reads until the server closes.
+    ///
+    /// - Throws: when 60 s pass without a byte: a slow answer on a loaded machine is not
+    ///   a server that closed without answering (status 0).
     static func send(port: Int, raw: [UInt8]) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -529,7 +532,7 @@ enum RawHTTP {
             var noSignal: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -558,6 +561,10 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw ConsoleTestError("no answer within 60 s (\(received.count) bytes so far)")
+            }
             if count <= 0 { break }
             received += buffer[0..<count]
         }
