@@ -65,7 +65,10 @@ package enum TransactionFeed {
     }
 
     /// `Transaction.updates`: polls the emulator and yields what changed since the
-    /// iteration began, and the unfinished transactions once a process.
+    /// iteration began, and each unfinished transaction once a process: at the first
+    /// iteration's start, or at a later iteration's when it became unfinished after the
+    /// earlier iterations last looked (an Ask to Buy approved while the app was between
+    /// listeners).
     static func updates() -> AsyncStream<VerificationResult<Transaction>> {
         AsyncStream { continuation in
             let task = Task {
@@ -75,16 +78,10 @@ package enum TransactionFeed {
                 }
                 var known: [UInt64: String] = [:]
                 var started = false
+                let delivered = InAppPurchases.shared
                 while !Task.isCancelled {
-                    let delivered = InAppPurchases.shared
-                    let launch = !started && delivered.claimLaunchDelivery()
-                    if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, launch: launch) }) {
-                        if !started {
-                            for result in round.unfinished
-                            where !delivered.contains(result.unsafePayloadValue.id, client) {
-                                continuation.yield(result)
-                            }
-                        }
+                    let first = !started
+                    if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, first: first) }) {
                         for result in round.all {
                             let transaction = result.unsafePayloadValue
                             let state = UpdateRound.state(of: transaction)
@@ -99,8 +96,16 @@ package enum TransactionFeed {
                                 continue  // the app's own purchase, not answered yet: decided next round
                             } else {
                                 known[transaction.id] = state
-                                if !delivered.contains(transaction.id, client) { continuation.yield(result) }
+                                if delivered.claimNew(transaction.id, client) { continuation.yield(result) }
                             }
+                        }
+                        // The app's own purchase under way is the purchase's to answer.
+                        for result in round.unfinished
+                        where !delivered.isInFlight(result.unsafePayloadValue.productID)
+                            && delivered.claimUnfinished(result.unsafePayloadValue.id, client)
+                        {
+                            known[result.unsafePayloadValue.id] = UpdateRound.state(of: result.unsafePayloadValue)
+                            continuation.yield(result)
                         }
                         started = true
                     }
@@ -117,13 +122,16 @@ package enum TransactionFeed {
         var unfinished: [VerificationResult<Transaction>]
         var all: [VerificationResult<Transaction>]
 
-        static func read(_ client: EmulatorClient, launch: Bool) throws -> UpdateRound {
+        /// The unfinished transactions are read on an iteration's `first` round only, after
+        /// the rest: one that turns up between the two reads is yielded as unfinished.
+        static func read(_ client: EmulatorClient, first: Bool) throws -> UpdateRound {
+            let all = try TransactionFeed.verifiedAll(client)
             let unfinished =
-                launch
+                first
                 ? try client.unfinishedTransactions().map {
                     try Transaction.verified($0.signedTransaction, client.configuration)
                 } : []
-            return UpdateRound(unfinished: unfinished, all: try TransactionFeed.verifiedAll(client))
+            return UpdateRound(unfinished: unfinished, all: all)
         }
 
         /// What a refund, revocation or upgrade changes in a transaction.
@@ -134,9 +142,9 @@ package enum TransactionFeed {
     }
 }
 
-/// The transactions `Product.purchase(options:)` answered in this process (they do not
-/// come again on `Transaction.updates`, as on Apple's devices), the products whose
-/// purchase is under way, and whether the launch's unfinished transactions went out.
+/// The transactions `Product.purchase(options:)` answered or `Transaction.updates`
+/// yielded in this process (neither comes on `Transaction.updates` again, as on Apple's
+/// devices), and the products whose purchase is under way.
 ///
 /// `@unchecked Sendable` is safe: every stored property is read and written only while
 /// `lock` is held.
@@ -146,8 +154,9 @@ package final class InAppPurchases: @unchecked Sendable {
     private let lock = NSLock()
     /// `emulator URL|device|transaction id`: ids are unique per emulator only.
     private var answered: Set<String> = []
+    /// The same keys, of transactions `Transaction.updates` yielded.
+    private var yielded: Set<String> = []
     private var inFlight: [String: Int] = [:]
-    private var launchDelivered = false
 
     package func begin(_ productID: String) {
         lock.lock()
@@ -163,10 +172,23 @@ package final class InAppPurchases: @unchecked Sendable {
         if let id { answered.insert(Self.key(id, client)) }
     }
 
-    func contains(_ id: UInt64, _ client: EmulatorClient) -> Bool {
+    /// Whether an iteration yields transaction `id`, found unfinished at its start: only
+    /// when it was neither answered nor yielded in this process.
+    func claimUnfinished(_ id: UInt64, _ client: EmulatorClient) -> Bool {
+        let key = Self.key(id, client)
         lock.lock()
         defer { lock.unlock() }
-        return answered.contains(Self.key(id, client))
+        return !answered.contains(key) && yielded.insert(key).inserted
+    }
+
+    /// Whether an iteration yields transaction `id`, new since it started: unless a
+    /// purchase answered it (every iteration running sees a new one).
+    func claimNew(_ id: UInt64, _ client: EmulatorClient) -> Bool {
+        let key = Self.key(id, client)
+        lock.lock()
+        defer { lock.unlock() }
+        yielded.insert(key)
+        return !answered.contains(key)
     }
 
     private static func key(_ id: UInt64, _ client: EmulatorClient) -> String {
@@ -177,13 +199,5 @@ package final class InAppPurchases: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return inFlight[productID] != nil
-    }
-
-    /// `true` the first time a process asks: the unfinished transactions go out once.
-    func claimLaunchDelivery() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { launchDelivered = true }
-        return !launchDelivered
     }
 }
