@@ -32,9 +32,7 @@ import Testing
         transport.answer(200, Self.answer)
         let pipeline = Self.pipeline(directory, store, transport)
         try await pipeline.start()
-        store.set(
-            current: [Self.levelpack, Self.vip, Self.rejected, Self.unsigned],
-            unfinished: [Self.levelpack, Self.rejected])
+        store.set(current: [Self.levelpack, Self.vip, Self.rejected], unfinished: [Self.levelpack, Self.rejected])
 
         let outcome = try await pipeline.restore()
         let reported = try #require(transport.requests(to: "/v1/purchases/restore").first?.body)
@@ -203,12 +201,42 @@ import Testing
         transport.answer(200, #"{"playerId": "rita", "asOf": 1, "entitlements": []}"#)
         let pipeline = Self.pipeline(directory, store, transport)
         try await pipeline.start()
-        store.set(current: [Self.unsigned], unfinished: [])
+        store.set(current: [], unfinished: [])
         let outcome = try await pipeline.restore()
         #expect(outcome.results.isEmpty)
         #expect(!outcome.entitlements.isCached && outcome.entitlements.entitlements.isEmpty)
         #expect(transport.requests(to: "/v1/purchases/restore").isEmpty)
         #expect(transport.requests(to: "/v1/players/me/entitlements").count == 1)
+        await pipeline.stop()
+    }
+
+    /// StoreKit 1's restored transactions are not signed: they go by id with the receipt,
+    /// refreshed when the device has none; without one the store is unavailable.
+    @Test func unsignedTransactionsAreRestoredByIdWithTheReceipt() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, transport) = (ScriptedStore(), CannedTransport())
+        let pipeline = Self.pipeline(directory, store, transport)
+        try await pipeline.start()
+        store.set(current: [Self.unsigned], unfinished: [])
+        await #expect(throws: PurchaseError.storeUnavailable) { try await pipeline.restore() }
+        #expect(store.receiptRequests == [false, true], "a missing receipt is refreshed once")
+        #expect(transport.requests(to: "/v1/purchases/restore").isEmpty)
+
+        store.setReceipt("cmVjZWlwdA==")
+        transport.answer(
+            200,
+            """
+            {"results": [{"transactionId": "1004", "originalTransactionId": "1004", "productId": "levelpack2",
+                          "status": "restored"}],
+             "entitlements": []}
+            """)
+        let outcome = try await pipeline.restore()
+        let reported = try #require(transport.requests(to: "/v1/purchases/restore").first?.body)
+        let body = try JSONSerialization.jsonObject(with: reported) as? NSDictionary
+        #expect(body == ["receipt": "cmVjZWlwdA==", "transactionIds": ["1004"]])
+        #expect(outcome.results.map(\.status) == [.restored])
+        #expect(outcome.results.map(\.transactionId) == ["1004"])
         await pipeline.stop()
     }
 

@@ -12,6 +12,8 @@ final class ScriptedStore: StoreClient {
         var unfinished: [StoreTransaction] = []
         var finished: [String] = []
         var available = true
+        var receipt: String?
+        var receiptRequests: [Bool] = []
     }
 
     private let state = Mutex(State())
@@ -28,6 +30,14 @@ final class ScriptedStore: StoreClient {
     func setAvailable(_ available: Bool) {
         state.withLock { $0.available = available }
     }
+
+    /// Sets the app receipt the store gives.
+    func setReceipt(_ receipt: String?) {
+        state.withLock { $0.receipt = receipt }
+    }
+
+    /// Each receipt asked for so far: whether a refresh was asked.
+    var receiptRequests: [Bool] { state.withLock { $0.receiptRequests } }
 
     /// The transactions finished so far, in order.
     var finished: [String] { state.withLock { $0.finished } }
@@ -57,7 +67,12 @@ final class ScriptedStore: StoreClient {
         }
     }
 
-    func receipt(refresh: Bool) async throws -> String? { nil }
+    func receipt(refresh: Bool) async throws -> String? {
+        try answering { state in
+            state.receiptRequests.append(refresh)
+            return state.receipt
+        }
+    }
 
     func promotedPurchases() -> AsyncStream<PromotedPurchase> {
         AsyncStream { $0.finish() }

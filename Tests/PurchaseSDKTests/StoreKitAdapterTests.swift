@@ -186,27 +186,41 @@ import Testing
         }
     }
 
+    /// A second phone of the Apple account restores through each adapter: what the player
+    /// has is `already_owned`, what the game never heard of is `restored` and delivered
+    /// (StoreKit 1 reports it by id with the app receipt, which lists the account's
+    /// non-consumables and subscriptions).
     @Test(arguments: adapters)
-    func aRestoreListsTheAccountsNonConsumables(adapter: StoreAdapter) async throws {
+    func aRestoreOnASecondPhoneDeliversWhatTheGameNeverHeardOf(adapter: StoreAdapter) async throws {
         try await withFixture { fixture in
-            let (phone, _) = await fixture.pipeline(player: "remy", adapter: adapter)
-            try await phone.start()
-            guard case .delivered = try await phone.purchase(productId: "levelpack1") else {
+            let (phone, tablet) = ("remy-phone-\(adapter.rawValue)", "remy-tablet-\(adapter.rawValue)")
+            for device in [phone, tablet] {
+                _ = try await fixture.stack.emulator.updateDevice(
+                    device, settings: DeviceSettings(appleAccount: "remy-apple-\(adapter.rawValue)"))
+            }
+            let (first, _) = await fixture.pipeline(player: "remy", device: phone, adapter: adapter)
+            try await first.start()
+            guard case .delivered = try await first.purchase(productId: "levelpack1") else {
                 Issue.record("\(adapter): not delivered")
                 return
             }
-            await phone.stop()
-            let store = StoreKitAPI.storeClient(adapter == .storeKit1 ? .storeKit1 : .storeKit2)
-            #expect(try await store.currentTransactions().map(\.productId) == ["levelpack1"], "\(adapter)")
+            await first.stop()
+            // A subscription the game never heard of (the phone died before reporting it).
+            let lost = try await fixture.stack.emulator.purchase(
+                deviceId: phone, PurchaseRequest(productId: "vip.monthly"))
+            let lostId = try #require(lost.transactionId)
+            try await fixture.stack.emulator.finishTransaction(deviceId: phone, transactionId: lostId)
 
-            let (again, _) = await fixture.pipeline(player: "remy", adapter: adapter)
-            try await again.start()
-            let restored = try await again.restore()
-            #expect(restored.entitlements.entitledIds.contains("levelpack1"), "\(adapter)")
-            // StoreKit 1's restored transactions carry no signed transaction: the pipeline
-            // reports only signed ones (see the closing note of issue 26).
-            #expect(restored.results.map(\.productId) == (adapter == .storeKit1 ? [] : ["levelpack1"]), "\(adapter)")
-            await again.stop()
+            let (second, _) = await fixture.pipeline(player: "remy", device: tablet, adapter: adapter)
+            try await second.start()
+            let restored = try await second.restore()
+            let statuses = Dictionary(uniqueKeysWithValues: restored.results.map { ($0.productId, $0.status) })
+            #expect(statuses == ["levelpack1": .alreadyOwned, "vip.monthly": .restored], "\(adapter)")
+            #expect(restored.entitlements.entitledIds == ["levelpack1", "vip"], "\(adapter)")
+            let purchase = try #require(try await fixture.purchases("remy").first { $0.transactionId == lostId })
+            #expect(
+                purchase.source == (adapter == .storeKit1 ? .clientReceipt : .clientSignedTransaction), "\(adapter)")
+            await second.stop()
         }
     }
 }

@@ -30,12 +30,25 @@ extension AppStoreEmulator {
     /// All Subscription Statuses answers them; no group before the account's first purchase.
     public func subscriptionStatuses(deviceId: String) throws -> StatusResponse {
         let device = state.device(deviceId)
-        let id = state.appTransactionId(deviceId: deviceId, environment: device.environment)
-        guard state.appTransactions[id] != nil else {
-            return StatusResponse(
-                environment: device.environment, bundleId: configuration.bundleId,
-                appAppleId: configuration.appAppleId, data: [])
+        // Each device of the account keeps an app transaction of its own here; the
+        // account's statuses are theirs together, one group each.
+        var groups: [String: [LastTransactionsItem]] = [:]
+        var order: [String] = []
+        var known: Set<String> = []
+        for member in state.deviceIds(ofAccount: device.appleAccount).sorted() {
+            let id = state.appTransactionId(deviceId: member, environment: device.environment)
+            guard state.appTransactions[id] != nil, known.insert(id).inserted else { continue }
+            for group in try subscriptionStatuses(id, environment: device.environment).data ?? [] {
+                let name = group.subscriptionGroupIdentifier ?? ""
+                if groups[name] == nil { order.append(name) }
+                groups[name, default: []] += group.lastTransactions ?? []
+            }
         }
-        return try subscriptionStatuses(id, environment: device.environment)
+        return StatusResponse(
+            environment: device.environment, bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
+            data: order.map {
+                SubscriptionGroupIdentifierItem(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0])
+            }
+        )
     }
 }

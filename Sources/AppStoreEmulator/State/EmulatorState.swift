@@ -198,9 +198,17 @@ struct EmulatorState: Sendable {
     }
 
     /// The transactions the device's app receipt lists in one environment, in purchase
-    /// order: every one but the consumables the app finished.
+    /// order: every one of the device but the consumables the app finished, and every
+    /// non-consumable and subscription the Apple account bought on its other devices (as
+    /// a receipt refreshed or restored on a new device lists them).
     func receiptTransactions(of deviceId: String, in environment: AppStoreEnvironment) -> [EmulatedTransaction] {
-        (receiptPositionsByDevice[deviceId] ?? []).compactMap { transactions[transactionOrder[$0]] }.filter {
+        var positions = receiptPositionsByDevice[deviceId] ?? []
+        for other in deviceIds(ofAccount: device(deviceId).appleAccount) where other != deviceId {
+            positions += (receiptPositionsByDevice[other] ?? []).filter {
+                transactions[transactionOrder[$0]]?.type != .consumable
+            }
+        }
+        return positions.sorted().compactMap { transactions[transactionOrder[$0]] }.filter {
             $0.environment == environment
         }
     }

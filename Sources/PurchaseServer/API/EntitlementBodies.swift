@@ -71,13 +71,54 @@ struct EntitlementList: Codable, Hashable, Sendable {
     }
 }
 
-/// The body of `POST /v1/purchases/restore`: the device's current transactions.
+/// The body of `POST /v1/purchases/restore`: the device's current transactions, signed
+/// (StoreKit 2) or named in the app receipt (StoreKit 1).
 struct RestoreRequest: Codable, Hashable, Sendable {
     /// Signed transactions (StoreKit 2's `jwsRepresentation`), 1 to ``maximumCount``.
-    var signedTransactions: [String]
+    var signedTransactions: [String]?
+    /// The app receipt, base64, that holds ``transactionIds``.
+    var receipt: String?
+    /// StoreKit 1's restored transactions (`transactionIdentifier`), 1 to ``maximumCount``.
+    var transactionIds: [String]?
 
     /// The most transactions one restore may report.
     static let maximumCount = 100
+
+    /// One transaction the device reports.
+    enum Item: Hashable, Sendable {
+        case signed(String)
+        case inReceipt(receipt: String, transactionId: String)
+    }
+
+    /// The reported transactions, in order.
+    ///
+    /// - Throws: ``ServerError`` `400` unless the body holds 1 to ``maximumCount`` signed
+    ///   transactions shaped as compact JWS, or a non-empty receipt with 1 to
+    ///   ``maximumCount`` transaction ids (`invalid_identifier` for one the identifier rule
+    ///   refuses), and not both.
+    func items() throws -> [Item] {
+        let range = 1...Self.maximumCount
+        switch (signedTransactions, receipt, transactionIds) {
+        case (let signed?, nil, nil):
+            guard range.contains(signed.count) else {
+                throw ServerError.invalidRequest("signedTransactions must hold 1 to \(Self.maximumCount) items")
+            }
+            for (index, item) in signed.enumerated() where !CompactJWS.isShaped(item) {
+                throw ServerError.invalidRequest(
+                    "signedTransactions[\(index)] is not a compact JWS (three base64url segments joined by dots)")
+            }
+            return signed.map(Item.signed)
+        case (nil, let receipt?, let ids?):
+            guard !receipt.isEmpty else { throw ServerError.invalidRequest("receipt is empty") }
+            guard range.contains(ids.count) else {
+                throw ServerError.invalidRequest("transactionIds must hold 1 to \(Self.maximumCount) items")
+            }
+            for id in ids { try RequestField.identifier(id, .transactionId) }
+            return ids.map { Item.inReceipt(receipt: receipt, transactionId: $0) }
+        default:
+            throw ServerError.invalidRequest("send signedTransactions, or receipt with transactionIds")
+        }
+    }
 }
 
 /// What a restore did with one reported transaction.

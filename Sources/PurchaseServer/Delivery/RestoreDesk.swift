@@ -15,54 +15,42 @@ struct RestoreDesk: Sendable {
 
     /// Restores `request`'s transactions to `playerId`, one after the other.
     ///
-    /// - Throws: ``ServerError`` `400` for a body without 1 to 100 transactions; the
-    ///   ledger's error when the database failed (what was done stays done: restoring again
-    ///   answers `already_owned`), or an item that is not shaped as a compact JWS.
+    /// - Throws: ``ServerError`` `400` for a malformed body (``RestoreRequest/items()``);
+    ///   the ledger's error when the database failed (what was done stays done: restoring
+    ///   again answers `already_owned`).
     func restore(playerId: String, _ request: RestoreRequest) async throws -> RestoreAnswer {
-        guard (1...RestoreRequest.maximumCount).contains(request.signedTransactions.count) else {
-            throw ServerError.invalidRequest("signedTransactions must hold 1 to \(RestoreRequest.maximumCount) items")
-        }
-        for (index, signed) in request.signedTransactions.enumerated() where !Self.isCompactJWS(signed) {
-            throw ServerError.invalidRequest(
-                "signedTransactions[\(index)] is not a compact JWS (three base64url segments joined by dots)")
-        }
         var results: [RestoreResult] = []
-        for signed in request.signedTransactions {
-            results.append(try await restore(signed, playerId: playerId))
+        for item in try request.items() {
+            results.append(try await restore(item, playerId: playerId))
         }
         let entitlements = try await store.entitlements(playerId: playerId)
         let now = Date()
         return RestoreAnswer(results: results, entitlements: entitlements.map { EntitlementBody($0, at: now) })
     }
 
-    /// Whether `text` has a compact JWS's shape: three non-empty base64url segments joined by
-    /// dots (what the API document's pattern allows), so that malformed input is a 400, not a
-    /// verification result.
-    static func isCompactJWS(_ text: String) -> Bool {
-        let segments = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        return segments.count == 3
-            && segments.allSatisfy { segment in
-                !segment.isEmpty
-                    && segment.allSatisfy { byte in
-                        switch byte {
-                        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                            true
-                        default:
-                            false
-                        }
-                    }
-            }
-    }
-
-    private func restore(_ signed: String, playerId: String) async throws -> RestoreResult {
+    private func restore(_ item: RestoreRequest.Item, playerId: String) async throws -> RestoreResult {
         let transaction: VerifiedTransaction
         do {
-            transaction = try await verifier.transaction(signedTransaction: signed)
+            switch item {
+            case .signed(let signed):
+                transaction = try await verifier.transaction(signedTransaction: signed)
+            case .inReceipt(let receipt, let transactionId):
+                // A receipt names no order: Apple's token binds a transaction an order paid
+                // for to that order's player, as for a purchase reported without its order.
+                transaction = try await verifier.bindingFromApple(
+                    try await verifier.transaction(receipt: receipt, transactionId: transactionId))
+            }
         } catch {
-            try await deliverer.record(error, playerId: playerId, source: .clientSignedTransaction)
-            return RestoreResult(status: .rejected, code: error.reason, message: error.message)
+            try await deliverer.record(error, playerId: playerId, source: item.source)
+            return RestoreResult(
+                transactionId: item.transactionId, status: .rejected, code: error.reason, message: error.message)
         }
+        return try await restore(transaction, source: item.source, playerId: playerId)
+    }
+
+    private func restore(_ transaction: VerifiedTransaction, source: DeliverySource, playerId: String) async throws
+        -> RestoreResult
+    {
         var result = RestoreResult(
             transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
             productId: transaction.productId, status: .rejected)
@@ -76,13 +64,12 @@ struct RestoreDesk: Sendable {
             guard let holder = try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
             else {
                 let delivered = try await deliverer.deliver(
-                    transaction, source: .clientSignedTransaction, claimant: .player(playerId, orderId: nil))
+                    transaction, source: source, claimant: .player(playerId, orderId: nil))
                 result.status = delivered.isFirstDelivery ? .restored : .alreadyOwned
                 return result
             }
             // A period the holder has not received yet (a renewal) goes to the holder first.
-            let delivered = try await deliverer.deliver(
-                transaction, source: .clientSignedTransaction, claimant: .appStore)
+            let delivered = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
             if holder.playerId == playerId {
                 result.status = delivered.isFirstDelivery ? .restored : .alreadyOwned
                 return result
@@ -111,6 +98,24 @@ struct RestoreDesk: Sendable {
             result.code = refusal.reason
             result.message = refusal.message
             return result
+        }
+    }
+}
+
+extension RestoreRequest.Item {
+    /// How the device reported it.
+    fileprivate var source: DeliverySource {
+        switch self {
+        case .signed: .clientSignedTransaction
+        case .inReceipt: .clientReceipt
+        }
+    }
+
+    /// The id the device claims, for a result whose transaction could not be read.
+    fileprivate var transactionId: String? {
+        switch self {
+        case .signed: nil
+        case .inReceipt(_, let transactionId): transactionId
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Restore: the Apple account's current transactions re-linked to the signed-in player.
 extension PurchasePipeline {
     /// Restores the signed-in player's purchases: asks the store for the Apple account's
-    /// current transactions (``StoreClient/currentTransactions()``), reports the signed ones
+    /// current transactions (``StoreClient/currentTransactions()``), reports them
     /// to the server (`POST /v1/purchases/restore`, 100 at a time), which re-links
     /// non-consumables and subscriptions to the player as its transfer policy says and
     /// never grants a consumable again, and finishes those the store still lists as
@@ -21,11 +21,13 @@ extension PurchasePipeline {
     /// as delivered to the restoring player, who received nothing.
     /// Killed before that write, the transaction is still unfinished at the
     /// next start, which reports it like any unknown transaction. Unsigned transactions
-    /// (StoreKit 1) cannot be restored this way and are left out. An unfinished
-    /// transaction an order of the journal already owns is left to that order.
+    /// (StoreKit 1's restored ones) are reported by id with the app receipt that holds
+    /// them. An unfinished transaction an order of the journal already owns is left to that
+    /// order.
     ///
     /// - Throws: ``PurchaseError/noPlayerSignedIn``, ``PurchaseError/notRunning``,
-    ///   ``PurchaseError/storeUnavailable`` when the store cannot list the transactions, and
+    ///   ``PurchaseError/storeUnavailable`` when the store cannot list the transactions (or
+    ///   give the receipt unsigned ones need), and
     ///   ``ServerCallError`` when the server refused the restore or could not be reached
     ///   after the policy's ``RetryPolicy/orderAttempts``.
     public func restore() async throws -> RestoreOutcome {
@@ -40,12 +42,10 @@ extension PurchasePipeline {
             await log("restore_failed", playerId: player, attributes: ["reason": Self.storeUnavailable])
             throw PurchaseError.storeUnavailable
         }
-        let signed = current.filter { $0.signedTransaction != nil }
         var results: [RestoredTransaction] = []
         var entitlements: [PlayerEntitlement]?
-        for start in stride(from: 0, to: signed.count, by: RestoreRequestBody.maximumCount) {
-            let batch = signed[start..<min(start + RestoreRequestBody.maximumCount, signed.count)]
-            let answer = try await reportRestore(batch.compactMap(\.signedTransaction), of: player)
+        for (batch, body) in try await restoreBatches(current, of: player) {
+            let answer = try await reportRestore(body, of: player)
             guard
                 zip(batch, answer.results).allSatisfy({ transaction, result in
                     result.transactionId.map { $0 == transaction.transactionId } ?? true
@@ -74,11 +74,12 @@ extension PurchasePipeline {
                 "transaction_restored", playerId: player, transactionId: result.transactionId,
                 attributes: ["status": result.status.rawValue, "code": result.code].compactMapValues { $0 })
         }
-        try await finishRestored(&results, from: signed, of: player)
+        try await finishRestored(&results, from: current, of: player)
         await log(
             "restore_completed", playerId: player,
             attributes: [
-                "transactions": "\(results.count)", "unsigned": "\(current.count - signed.count)",
+                "transactions": "\(results.count)",
+                "unsigned": "\(current.count { $0.signedTransaction == nil })",
                 "finished": "\(results.filter(\.finishedByRestore).count)",
             ])
         let events = events
@@ -86,8 +87,43 @@ extension PurchasePipeline {
         return RestoreOutcome(results: results, entitlements: snapshot)
     }
 
+    /// The restore's requests, at most ``RestoreRequestBody/maximumCount`` transactions
+    /// each: the signed transactions, then the unsigned ones (StoreKit 1) by id with the
+    /// app receipt, refreshed when the device has none.
+    ///
+    /// - Throws: ``PurchaseError/storeUnavailable`` when unsigned transactions need a
+    ///   receipt the store cannot give.
+    private func restoreBatches(_ current: [StoreTransaction], of playerId: String) async throws
+        -> [(transactions: ArraySlice<StoreTransaction>, body: RestoreRequestBody)]
+    {
+        let limit = RestoreRequestBody.maximumCount
+        let signed = current.filter { $0.signedTransaction != nil }
+        let unsigned = current.filter { $0.signedTransaction == nil }
+        var batches = stride(from: 0, to: signed.count, by: limit).map { start in
+            let batch = signed[start..<min(start + limit, signed.count)]
+            return (batch, RestoreRequestBody(signedTransactions: batch.compactMap(\.signedTransaction)))
+        }
+        guard !unsigned.isEmpty else { return batches }
+        let receipt: String
+        do {
+            var found = try await configuration.store.receipt(refresh: false)
+            if found == nil { found = try await configuration.store.receipt(refresh: true) }
+            guard let found else { throw PurchaseError.storeUnavailable }
+            receipt = found
+        } catch {
+            try ensureRunning()
+            await log("restore_failed", playerId: playerId, attributes: ["reason": "receipt_unavailable"])
+            throw PurchaseError.storeUnavailable
+        }
+        batches += stride(from: 0, to: unsigned.count, by: limit).map { start in
+            let batch = unsigned[start..<min(start + limit, unsigned.count)]
+            return (batch, RestoreRequestBody(receipt: receipt, transactionIds: batch.map(\.transactionId)))
+        }
+        return batches
+    }
+
     /// Sends one batch, retrying what may pass later up to the policy's order attempts.
-    private func reportRestore(_ signedTransactions: [String], of playerId: String) async throws
+    private func reportRestore(_ body: RestoreRequestBody, of playerId: String) async throws
         -> (results: [RestoreAnswer.Result], entitlements: [PlayerEntitlement])
     {
         var failures = 0
@@ -95,7 +131,7 @@ extension PurchasePipeline {
             try ensureRunning()
             do {
                 let token = try await configuration.tokens(playerId)
-                return try await configuration.server.restore(signedTransactions: signedTransactions, token: token)
+                return try await configuration.server.restore(body, token: token)
             } catch let error as ServerCallError {
                 failures += 1
                 guard case .retryable = error, failures < configuration.retry.orderAttempts else {

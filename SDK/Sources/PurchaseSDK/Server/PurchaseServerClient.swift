@@ -50,17 +50,16 @@ public struct PurchaseServerClient: Sendable {
     }
 
     /// `POST /v1/purchases/restore`: the server re-links the account's current transactions
-    /// (1 to 100) to the player as its transfer policy says, and answers each one's verdict
-    /// and the player's entitlements after it. An answer without exactly one result per
-    /// transaction is unreadable.
-    func restore(signedTransactions: [String], token: String) async throws(ServerCallError)
+    /// (1 to 100, signed or named in the app receipt) to the player as its transfer policy
+    /// says, and answers each one's verdict and the player's entitlements after it. An
+    /// answer without exactly one result per transaction is unreadable.
+    func restore(_ body: RestoreRequestBody, token: String) async throws(ServerCallError)
         -> (results: [RestoreAnswer.Result], entitlements: [PlayerEntitlement])
     {
-        let response = try await post(
-            "v1/purchases/restore", body: RestoreRequestBody(signedTransactions: signedTransactions), token: token)
+        let response = try await post("v1/purchases/restore", body: body, token: token)
         guard response.status == 200 else { throw Self.failure(response) }
         let answer = try Self.decode(RestoreAnswer.self, from: response)
-        guard answer.results.count == signedTransactions.count else { throw .retryable(reason: "unreadable_answer") }
+        guard answer.results.count == body.count else { throw .retryable(reason: "unreadable_answer") }
         return (answer.results, try Self.checked(answer.entitlements))
     }
 

@@ -1,10 +1,29 @@
 /// `POST /v1/purchases/restore`: the account's current transactions (1 to
-/// ``maximumCount``).
+/// ``maximumCount``), signed (StoreKit 2), or named in the app receipt (StoreKit 1).
 struct RestoreRequestBody: Encodable, Hashable, Sendable {
-    /// The most signed transactions one request carries.
+    /// The most transactions one request carries.
     static let maximumCount = 100
 
-    var signedTransactions: [String]
+    /// StoreKit 2's signed transactions.
+    var signedTransactions: [String]?
+    /// The app receipt, base64, holding ``transactionIds``.
+    var receipt: String?
+    /// StoreKit 1's restored transactions, by id.
+    var transactionIds: [String]?
+
+    /// The signed transactions, one each.
+    init(signedTransactions: [String]) {
+        self.signedTransactions = signedTransactions
+    }
+
+    /// The transactions `transactionIds` names in `receipt`, one each.
+    init(receipt: String, transactionIds: [String]) {
+        self.receipt = receipt
+        self.transactionIds = transactionIds
+    }
+
+    /// How many transactions it reports (one result comes back for each).
+    var count: Int { signedTransactions?.count ?? transactionIds?.count ?? 0 }
 }
 
 /// Its answer: what became of each transaction, one result per transaction reported and in
