@@ -52,8 +52,15 @@ import Testing
                 let (doomed, _) = await fixture.pipeline(
                     player: player, device: device, crashAt: boundary, adapter: adapter)
                 try await doomed.start()
-                await #expect(throws: SimulatedCrash(at: boundary)) {
-                    try await doomed.purchase(productId: "coins100")
+                do {
+                    let outcome = try await doomed.purchase(productId: "coins100")
+                    Issue.record("\(adapter) \(boundary): the pipeline outlived its crash: \(outcome)")
+                } catch let crash as SimulatedCrash {
+                    #expect(crash == SimulatedCrash(at: boundary), "\(adapter) \(boundary)")
+                } catch let error as PurchaseError where error == .notRunning {
+                    // StoreKit 1 also shows the transaction to the queue's observer: the
+                    // update path reached the boundary first and the pipeline died there.
+                    #expect(!Self.beforeCharge.contains(boundary), "\(adapter) \(boundary): died before the charge")
                 }
                 await doomed.stop()
 

@@ -10,11 +10,23 @@ import Testing
 /// An app process (`storekit-player`: the pipeline over a StoreKit adapter on StoreKit for
 /// Linux) SIGKILLed between the charge and the report, and between the report and the
 /// finish, then started again on the same data directory: the goods arrive once and the
-/// transaction ends finished.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+/// transaction ends finished. With Apple's notifications dropped, only the restarted app
+/// can deliver them.
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct StoreKitProcessKillTests {
+    /// Whether the emulator sends the server its notifications.
+    enum Notifications: String, CaseIterable, Sendable {
+        case sent, dropped
+    }
+
     @Test(arguments: ["2", "1"], ["afterStorePurchase", "afterServerCall"])
     func aKilledAppDeliversOnceAfterItsRestart(api: String, boundary: String) async throws {
+        for notifications in Notifications.allCases {
+            try await killAndRestart(api: api, boundary: boundary, notifications: notifications)
+        }
+    }
+
+    private func killAndRestart(api: String, boundary: String, notifications: Notifications) async throws {
         let database = try await StoreKind.sqlite.makeDatabase()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skkill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -24,6 +36,11 @@ struct StoreKitProcessKillTests {
         }
         let server = KillableDevServer(databaseURL: database.url, dataFolder: folder, port: LoopbackPort.unused())
         try await server.start()
+        if notifications == .dropped {
+            let (status, _) = try await LoopbackHTTP.request(
+                port: server.port, "PUT", "/emulator/v1/faults", body: #"{"notifications": {"dropRate": 1}}"#)
+            #expect(status == 200, "faults set")
+        }
         let player = "sk\(api)-\(boundary)"
         let device = "app-\(api)-\(boundary)"
         let token = try await CommandLineRunner.run(["token", "--player", player]).stdout
@@ -37,10 +54,11 @@ struct StoreKitProcessKillTests {
         let first = try ChildProcess.spawn(
             Self.executable, arguments + ["--buy", "coins100", "--pause-at", boundary],
             standardOutput: .file(firstLog), standardError: .standardOutput)
-        #expect(try await Self.waitForLine("paused \(boundary)", in: firstLog), "the app reached \(boundary)")
+        #expect(
+            try await Self.waitForLine("paused \(boundary)", in: firstLog), "\(notifications): reached \(boundary)")
         first.send(SIGKILL)
         #expect(await first.wait() == .signalled(SIGKILL))
-        // Charged once. `serve --dev` sends Apple's notifications, so the server may already
+        // Charged once. When `serve --dev` sends Apple's notifications, the server may already
         // have delivered it from ONE_TIME_CHARGE and finished it at Apple: the restarted app
         // must then settle its order by the server's word, not deliver again.
         let charged = try await Self.charges(device, server.port)
@@ -59,7 +77,7 @@ struct StoreKitProcessKillTests {
         let after = try await Self.charges(device, server.port)
         #expect(after.map(\.transactionId) == charged.map(\.transactionId), "no second charge")
         #expect(after.map(\.finished) == [true])
-        #expect(try await Self.coins(token, server.port) == 100, "delivered once")
+        #expect(try await Self.coins(token, server.port) == 100, "\(notifications): delivered once")
         #expect(await server.stop() == 0)
     }
 

@@ -45,14 +45,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     /// Adds an observer to the payment queue; the first one starts the queue's
-    /// synchronisation with the emulator.
+    /// synchronisation with the emulator. As when an app adds its observer at launch, the
+    /// transactions an earlier launch left unfinished are in ``transactions`` when this
+    /// returns, and reach the observers on the main queue.
     open func add(_ observer: any SKPaymentTransactionObserver) {
         let start = locked { () -> Bool in
             guard !observers.contains(where: { $0 === observer }) else { return false }
             observers.append(observer)
             return poller == nil
         }
-        if start { startPolling() }
+        guard start else { return }
+        adoptUnfinished()
+        startPolling()
     }
 
     /// Removes an observer from the payment queue; the last one stops the polling.
@@ -197,6 +201,33 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             transaction.transactionState = .failed
         }
         notifyUpdated([transaction])
+    }
+
+    /// Puts the emulator's unfinished transactions the queue has not delivered into the
+    /// queue now, as purchased, and tells the observers on the main queue. One that may
+    /// complete a deferred transaction of the queue is left to the polling, which runs on
+    /// the main queue where transactions change.
+    private func adoptUnfinished() {
+        guard let unfinished = try? StoreKit1Call.client().unfinishedTransactions() else { return }
+        let adopted = locked { () -> [SKPaymentTransaction] in
+            let deferred = Set(queued.filter { $0.transactionState == .deferred }.map(\.payment.productIdentifier))
+            var adopted: [SKPaymentTransaction] = []
+            for item in unfinished where !deferred.contains(item.productId) {
+                guard known.insert(Self.knownKey(item.transactionId)).inserted else { continue }
+                let payment = SKMutablePayment()
+                payment.productIdentifier = item.productId
+                payment.applicationUsername = item.appAccountToken
+                let transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchased)
+                transaction.transactionIdentifier = item.transactionId
+                transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
+                adopted.append(transaction)
+            }
+            queued += adopted
+            return adopted
+        }
+        guard !adopted.isEmpty else { return }
+        let references = adopted.map(MainQueueReference.init)
+        onMain { queue in queue.notifyUpdated(references.map(\.object)) }
     }
 
     /// Polls the emulator's unfinished transactions while observers are added.
