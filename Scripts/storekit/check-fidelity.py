@@ -88,7 +88,7 @@ def extract_symbols(skip_build):
                 "swift", "symbolgraph-extract", "-module-name", module, "-target", triple,
                 "-I", str(bin_path / "Modules"), "-I", str(bin_path),
                 "-minimum-access-level", "public", "-skip-synthesized-members", "-output-dir", out,
-            ]  # fmt: skip
+            ]
             for module_map in module_maps:
                 command += ["-Xcc", f"-fmodule-map-file={module_map}"]
             run(command)
@@ -173,13 +173,13 @@ def resolve_row(row, symbols):
     return resolved
 
 
-def check(text, symbols):
+def check(text, symbols, doc_name="docs/storekit-linux.md"):
     """The problems of the document `text` against `symbols`, and the rows' counts."""
     problems = []
     rows = parse_rows(text)
     named = set()
     for row in rows:
-        where = f"docs/storekit-linux.md:{row['line']} ({row['section']})"
+        where = f"{doc_name}:{row['line']} ({row['section']})"
         if row["impl"] not in ("yes", "partial", "no", ""):
             problems.append(f"{where}: impl. is {row['impl']!r}, not yes, *partial* or **no**")
         if not row["names"]:
@@ -235,7 +235,7 @@ def self_test(text, symbols):
         row for row in rows
         if len(row["names"]) == 1 and row["names"][0] in symbols and named_elsewhere[row["names"][0]] == 1
         and split_dotted(row["names"][0])[-1] not in IGNORED_MEMBERS
-    )  # fmt: skip
+    )
     removed = "".join(line for number, line in enumerate(lines, start=1) if number != victim["line"])
     new = set(check(removed, symbols)[0]) - baseline
     if not any(problem.startswith(f"(a) public") and f" {victim['names'][0]} (" in problem for problem in new):
@@ -270,11 +270,15 @@ def main():
     parser.add_argument("--self-test", action="store_true", help="check that the checker catches drift")
     parser.add_argument("--doc", type=Path, default=DOC, help="the document (default: docs/storekit-linux.md)")
     arguments = parser.parse_args()
-    symbols = extract_symbols(arguments.skip_build)
+    try:
+        symbols = extract_symbols(arguments.skip_build)
+    except subprocess.CalledProcessError as error:
+        print(f"check-fidelity: {' '.join(error.cmd[:3])} … failed (exit {error.returncode}): no symbol graph to check")
+        return 1
     text = arguments.doc.read_text()
     if arguments.self_test:
         return self_test(text, symbols)
-    problems, counts = check(text, symbols)
+    problems, counts = check(text, symbols, os.path.relpath(arguments.doc, ROOT))
     for problem in problems:
         print(problem)
     total = counts["yes"] + counts["partial"] + counts["no"]
