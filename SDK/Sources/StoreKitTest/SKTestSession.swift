@@ -13,7 +13,7 @@ open class SKTestSession: NSObject {
     private let configuration: StoreKitConfigurationFile
     private var storedAskToBuy: Bool
     private var storedFailTransactions = false
-    private var storedFailureError: SKError.Code?
+    private var storedFailureError: SKError.Code = .unknown
     private var storedInterrupted = false
 
     /// Initializes the test session with the provided configuration file that you include
@@ -64,16 +64,16 @@ open class SKTestSession: NSObject {
         get { storedFailTransactions }
         set {
             storedFailTransactions = newValue
-            TestHooks.shared.setFailing(newValue ? (storedFailureError ?? .unknown) : nil)
+            TestHooks.shared.setFailing(newValue ? storedFailureError : nil)
         }
     }
 
-    /// The error purchases fail with while ``failTransactionsEnabled`` (`.unknown` when nil).
-    open var failureError: SKError.Code? {
+    /// The error purchases fail with while ``failTransactionsEnabled`` (`.unknown` at first).
+    open var failureError: SKError.Code {
         get { storedFailureError }
         set {
             storedFailureError = newValue
-            if storedFailTransactions { TestHooks.shared.setFailing(newValue ?? .unknown) }
+            if storedFailTransactions { TestHooks.shared.setFailing(newValue) }
         }
     }
 
@@ -104,7 +104,7 @@ open class SKTestSession: NSObject {
         disableDialogs = false
         askToBuyEnabled = configuration.askToBuyEnabled
         TestHooks.shared.reset()
-        storedFailureError = nil
+        storedFailureError = .unknown
         storedInterrupted = false
         failTransactionsEnabled = configuration.failTransactionsEnabled
     }

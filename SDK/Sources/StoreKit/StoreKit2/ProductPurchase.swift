@@ -38,8 +38,8 @@ extension Product {
 
         /// Simulates an Ask to Buy request in the sandbox (the emulator holds the purchase
         /// for approval).
-        public static func simulatesAskToBuyInSandbox(_ simulatesAskToBuy: Bool) -> Product.PurchaseOption {
-            PurchaseOption(kind: .simulatesAskToBuyInSandbox(simulatesAskToBuy))
+        public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> Product.PurchaseOption {
+            PurchaseOption(kind: .simulatesAskToBuyInSandbox(simulateAskToBuy))
         }
     }
 
