@@ -7,7 +7,8 @@ import Foundation
 package struct StoreKitConfiguration: Sendable, Hashable {
     /// The emulator's root URL (`serve --dev` or `storekeeper emulator`).
     package var emulatorURL: URL
-    /// The emulated device's id.
+    /// The emulated device's id: `STOREKEEPER_STOREKIT_DEVICE`, or the fresh device
+    /// `SKTestSession.clearTransactions()` replaced it with (``ClearedDevices``).
     package var deviceId: String
     /// The device's local directory: the app receipt (`receipt`) and the pinned root
     /// (`emulator-jws-root.der`).
@@ -36,7 +37,8 @@ package struct StoreKitConfiguration: Sendable, Hashable {
             throw .invalid(deviceVariable, deviceId)
         }
         let data = URL(fileURLWithPath: try value(dataVariable), isDirectory: true)
-        return StoreKitConfiguration(emulatorURL: url, deviceId: deviceId, dataDirectory: data)
+        return StoreKitConfiguration(
+            emulatorURL: url, deviceId: ClearedDevices.shared.device(for: deviceId, at: url), dataDirectory: data)
     }
 
     /// `$STOREKEEPER_STOREKIT_DATA/receipt`: the app receipt (DER PKCS#7, as the file at

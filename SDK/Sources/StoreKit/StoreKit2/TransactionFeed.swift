@@ -67,7 +67,12 @@ package enum TransactionFeed {
     /// `Transaction.updates`: polls the emulator and yields what changed since the
     /// iteration began, and the unfinished transactions once a process.
     static func updates() -> AsyncStream<VerificationResult<Transaction>> {
-        AsyncStream { continuation in
+        // The iteration began now: what the first poll finds purchased or refunded since
+        // (a purchase outside the app, a refund, made before that answer) is an update, as
+        // on Apple's devices, where a listener sees everything after it began. Truncated to
+        // the millisecond, as the emulator's dates.
+        let began = Date(milliseconds: (Date().timeIntervalSince1970 * 1000).rounded(.down))
+        return AsyncStream { continuation in
             let task = Task {
                 guard let client = try? StoreKit2Call.client() else {
                     continuation.finish()
@@ -82,6 +87,7 @@ package enum TransactionFeed {
                         if !started {
                             for result in round.unfinished
                             where !delivered.contains(result.unsafePayloadValue.id, client) {
+                                known[result.unsafePayloadValue.id] = UpdateRound.state(of: result.unsafePayloadValue)
                                 continuation.yield(result)
                             }
                         }
@@ -93,13 +99,21 @@ package enum TransactionFeed {
                                     known[transaction.id] = state
                                     continuation.yield(result)
                                 }
-                            } else if !started {
+                            } else if !started && transaction.purchaseDate < began {
+                                let before = UpdateRound.state(of: transaction, asOf: began)
                                 known[transaction.id] = state
+                                if before != state { continuation.yield(result) }
                             } else if delivered.isInFlight(transaction.productID) {
                                 continue  // the app's own purchase, not answered yet: decided next round
                             } else {
+                                // New: the app's own purchase came unrevoked from purchase(options:),
+                                // so it is an update only if refunded or revoked since.
                                 known[transaction.id] = state
-                                if !delivered.contains(transaction.id, client) { continuation.yield(result) }
+                                if !delivered.contains(transaction.id, client)
+                                    || state != UpdateRound.state(of: transaction, asOf: transaction.purchaseDate)
+                                {
+                                    continuation.yield(result)
+                                }
                             }
                         }
                         started = true
@@ -130,6 +144,12 @@ package enum TransactionFeed {
         static func state(of transaction: Transaction) -> String {
             "\(transaction.revocationDate?.timeIntervalSince1970 ?? 0)|\(transaction.revocationReason?.rawValue ?? -1)"
                 + "|\(transaction.isUpgraded)"
+        }
+
+        /// ``state(of:)`` as it was at `date`: a refund or revocation after it had not happened.
+        static func state(of transaction: Transaction, asOf date: Date) -> String {
+            guard let revoked = transaction.revocationDate, revoked >= date else { return state(of: transaction) }
+            return "0|-1|\(transaction.isUpgraded)"
         }
     }
 }
