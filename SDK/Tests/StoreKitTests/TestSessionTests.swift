@@ -87,4 +87,28 @@ extension StoreKitLinuxTests {
         #expect(received.contains { String($0.id) == outside && $0.revocationDate == nil })
         #expect(received.contains { $0.id == own.id && $0.revocationDate != nil })
     }
+
+    @Test("buyProduct(identifier:options:): a purchase outside the app with token and quantity, its transaction")
+    func buyProductWithOptions() async throws {
+        let emulator = try EmulatorProcess()
+        defer { emulator.stop() }
+        _ = TestDevice(emulator)
+        let session = try SKTestSession(contentsOf: Self.shopFile)
+        let token = UUID()
+        let transaction = try await session.buyProduct(
+            identifier: "shop.gems10", options: [.appAccountToken(token), .quantity(3)])
+        #expect(transaction.productID == "shop.gems10")
+        #expect(transaction.appAccountToken == token)
+        #expect(transaction.purchasedQuantity == 3)
+        #expect(session.allTransactions().map(\.identifier) == [Int(transaction.id)])
+        var unfinished: [UInt64] = []
+        for await result in Transaction.unfinished { unfinished.append(result.unsafePayloadValue.id) }
+        #expect(unfinished == [transaction.id], "the app still has to finish it")
+        await #expect(throws: Product.PurchaseError.productUnavailable) {
+            try await session.buyProduct(identifier: "no.such.product")
+        }
+        await #expect(throws: Product.PurchaseError.invalidQuantity) {
+            try await session.buyProduct(identifier: "shop.gems10", options: [.quantity(11)])
+        }
+    }
 }

@@ -105,7 +105,10 @@ extension ShopTests {
 
             try session.declineAskToBuyTransaction(identifier: waiting.identifier)
             #expect(!session.allTransactions().contains { $0.pendingAskToBuyConfirmation })
-            #expect(!session.allTransactions().contains { $0.productIdentifier == ShopProduct.pro })
+            #expect(
+                !session.allTransactions().contains {
+                    $0.productIdentifier == ShopProduct.pro && $0.state == .purchased
+                })
             await store.refreshEntitlements()
             #expect(!store.ownsPro)
             #expect(await Transaction.latest(for: ShopProduct.pro) == nil)
@@ -149,12 +152,13 @@ extension ShopTests {
             defer { store.stop() }
             try await store.loadProducts()
             let changes = store.changes()
-            try session.buyProduct(productIdentifier: ShopProduct.pro)
+            let bought = try await session.buyProduct(identifier: ShopProduct.pro)
             let delivered = await firstChange(in: changes) {
                 if case .delivered(ShopProduct.pro, _) = $0 { true } else { false }
             }
-            #expect(delivered != nil)
+            #expect(delivered == .delivered(productID: ShopProduct.pro, transactionID: bought.id))
             #expect(store.ownsPro)
+            #expect(store.entitlementTransactionIDs[ShopProduct.pro] == bought.id)
         }
 
         @Test("a subscription renews through Transaction.updates, then expires")
@@ -210,7 +214,7 @@ extension ShopTests {
                 try await store.purchase(try #require(store.product(ShopProduct.gems100)))
             }
             #expect(store.gems == 0)
-            #expect(session.allTransactions().isEmpty)
+            #expect(!session.allTransactions().contains { $0.state == .purchased })
         }
     }
 }
