@@ -11,7 +11,10 @@ extension ShopTests {
     struct StoreKit2Tests {
         @Test("the products of the configuration file, with their prices and subscription")
         func products() async throws {
-            _ = try makeSession()
+            // The file by URL, from the test target's resource bundle: the other way to open it.
+            let file = try #require(Bundle.module.url(forResource: "Shop", withExtension: "storekit"))
+            let session = try SKTestSession(contentsOf: file)
+            session.clearTransactions()
             let store = Store()
             try await store.loadProducts()
             #expect(store.products.map(\.id) == [ShopProduct.gems100, ShopProduct.clubMonthly, ShopProduct.pro])
