@@ -97,8 +97,10 @@ public final class LegacyStore: NSObject {
             SKPaymentQueue.default().finishTransaction(transaction)
         case .failed:
             SKPaymentQueue.default().finishTransaction(transaction)
+        case .deferred:
+            broadcaster.send(.waiting(productID: productID))  // Ask to Buy: the next update tells
         default:
-            break  // .purchasing, .deferred: wait for the next update
+            break  // .purchasing: wait for the next update
         }
     }
 

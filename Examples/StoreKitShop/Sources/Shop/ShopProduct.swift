@@ -26,6 +26,8 @@ public enum ShopChange: Equatable, Sendable {
     case delivered(productID: String, transactionID: UInt64)
     /// A refunded or revoked transaction was taken back.
     case revoked(productID: String, transactionID: UInt64)
+    /// A payment waits for a parent's approval (Ask to Buy): nothing delivered yet.
+    case waiting(productID: String)
     /// A transaction failed verification: nothing delivered, not finished.
     case rejected(productID: String, transactionID: UInt64)
 }

@@ -66,5 +66,31 @@ extension ShopTests {
             #expect(reinstalled.restored.map(\.originalID) == [String(proID)])
             #expect(reinstalled.gems == 0, "consumables are not restored")
         }
+
+        @Test("Ask to Buy: the payment is deferred, then purchased once approved")
+        func askToBuy() async throws {
+            let session = try makeSession()
+            session.askToBuyEnabled = true
+            defer { session.resetToDefaultState() }
+            let store = LegacyStore(applicationUsername: UUID().uuidString)
+            store.start()
+            defer { store.stop() }
+            try await store.loadProducts()
+            let changes = store.changes()
+
+            store.buy(try #require(store.products[ShopProduct.pro]))
+            #expect(await firstChange(in: changes) { $0 == .waiting(productID: ShopProduct.pro) } != nil)
+            let waiting = try #require(session.allTransactions().first { $0.pendingAskToBuyConfirmation })
+            #expect(store.history.map(\.state) == [.purchasing, .deferred])
+            #expect(store.unlockedProductIDs.isEmpty)
+
+            try session.approveAskToBuyTransaction(identifier: waiting.identifier)
+            let delivered = await firstChange(in: changes) {
+                if case .delivered(ShopProduct.pro, _) = $0 { true } else { false }
+            }
+            #expect(delivered != nil)
+            #expect(store.history.map(\.state) == [.purchasing, .deferred, .purchased])
+            #expect(store.unlockedProductIDs == [ShopProduct.pro])
+        }
     }
 }
