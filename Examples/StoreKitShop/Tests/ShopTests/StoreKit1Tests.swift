@@ -23,12 +23,13 @@ extension ShopTests {
             #expect(store.products[ShopProduct.clubMonthly]?.subscriptionGroupIdentifier == "21500001")
         }
 
-        @Test("a purchase with applicationUsername is delivered and finished; a restore brings Pro back")
+        @Test("purchases with applicationUsername and quantity are delivered; a restore brings Pro back")
         func purchaseAndRestore() async throws {
             _ = try makeSession()
             let username = UUID().uuidString
             let store = LegacyStore(applicationUsername: username)
             store.start()
+            defer { store.stop() }
             try await store.loadProducts()
             let changes = store.changes()
 
@@ -48,7 +49,7 @@ extension ShopTests {
                 if case .delivered(ShopProduct.gems100, _) = $0 { true } else { false }
             }
             #expect(store.gems == 200)
-            store.stop()
+            store.stop()  // the app quits; the player reinstalls it
 
             guard case .verified(let transaction) = try #require(await Transaction.latest(for: ShopProduct.pro)) else {
                 Issue.record("Pro's transaction did not verify")
