@@ -111,4 +111,19 @@ extension StoreKitLinuxTests {
             try await session.buyProduct(identifier: "shop.gems10", options: [.quantity(11)])
         }
     }
+
+    @Test(
+        "a Transaction.updates listener started before clearTransactions() sees what happens after it",
+        .timeLimit(.minutes(1)))
+    func updatesFollowClearTransactions() async throws {
+        let emulator = try EmulatorProcess()
+        defer { emulator.stop() }
+        _ = TestDevice(emulator)
+        let session = try SKTestSession(contentsOf: Self.shopFile)
+        var updates = Transaction.updates.makeAsyncIterator()  // the app's listener, from its launch
+        session.clearTransactions()  // a test's setUp
+        let bought = try await session.buyProduct(identifier: "shop.levels")
+        let update = await updates.next()
+        #expect(update?.unsafePayloadValue.id == bought.id)
+    }
 }

@@ -74,13 +74,15 @@ package enum TransactionFeed {
         let began = Date(milliseconds: (Date().timeIntervalSince1970 * 1000).rounded(.down))
         return AsyncStream { continuation in
             let task = Task {
-                guard let client = try? StoreKit2Call.client() else {
+                guard let initial = try? StoreKit2Call.client() else {
                     continuation.finish()
                     return
                 }
                 var known: [UInt64: String] = [:]
                 var started = false
                 while !Task.isCancelled {
+                    // The device now: `SKTestSession.clearTransactions()` may have replaced it.
+                    let client = EmulatorClient(configuration: initial.configuration.followingClears())
                     let delivered = InAppPurchases.shared
                     let launch = !started && delivered.claimLaunchDelivery()
                     if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, launch: launch) }) {
