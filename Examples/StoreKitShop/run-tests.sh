@@ -15,6 +15,7 @@ if [ ! -x "$binary" ]; then
   echo "run-tests.sh: no storekeeper binary at $binary (build it, or set STOREKEEPER_BINARY)" >&2
   exit 2
 fi
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"  # the server runs elsewhere
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/storekit-shop.XXXXXX")"
 server=""
