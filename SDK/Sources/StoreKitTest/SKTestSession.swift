@@ -9,7 +9,6 @@ import StoreKit
 /// As Apple's, every session controls the same environment; run tests that change it
 /// serially. Its methods block until the emulator answered.
 open class SKTestSession: NSObject {
-    private let client: EmulatorClient
     private let configuration: StoreKitConfigurationFile
     private var storedAskToBuy: Bool
     private var storedFailTransactions = false
@@ -17,19 +16,12 @@ open class SKTestSession: NSObject {
     private var storedInterrupted = false
 
     /// Initializes the test session with the provided configuration file that you include
-    /// in your application's bundle: looked for in `Bundle.main`, every loaded bundle
-    /// (a SwiftPM test target's resources), then the current directory.
+    /// in your application's bundle or your test bundle: looked for in `Bundle.main`, every
+    /// loaded bundle, the SwiftPM resource bundles beside the test executable (a test
+    /// target's `resources`, what `Bundle.module` opens), then the current directory.
     public convenience init(configurationFileNamed filename: String) throws {
         let name = filename.hasSuffix(".storekit") ? String(filename.dropLast(".storekit".count)) : filename
-        let bundles = [Bundle.main] + Bundle.allBundles
-        let found =
-            bundles.lazy.compactMap { $0.url(forResource: name, withExtension: "storekit") }.first
-            ?? bundles.lazy.compactMap {
-                $0.url(forResource: name, withExtension: "storekit", subdirectory: "Fixtures")
-            }.first
-        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent("\(name).storekit")
-        guard let url = found ?? (FileManager.default.fileExists(atPath: local.path) ? local : nil) else {
+        guard let url = ConfigurationFileLocator.url(named: name) else {
             throw SKError(.unknown, userInfo: [NSLocalizedDescriptionKey: "no \(name).storekit in the app's bundles"])
         }
         try self.init(contentsOf: url)
@@ -39,7 +31,7 @@ open class SKTestSession: NSObject {
     /// its products are added to the emulator's catalog and its settings applied.
     public init(contentsOf fileURL: URL) throws {
         configuration = try StoreKitConfigurationFile(contentsOf: fileURL)
-        client = try StoreKit1Call.client()
+        _ = try StoreKit1Call.client()  // configured, or SKError.clientInvalid
         storedAskToBuy = configuration.askToBuyEnabled
         super.init()
         try call { _ = try $0.addProducts(self.configuration.products) }
@@ -87,14 +79,22 @@ open class SKTestSession: NSObject {
         }
     }
 
-    /// Removes all the transactions: unfinished ones are finished and the device moves to
-    /// a new Apple account, so `Transaction.all`, restores and entitlements start empty.
+    /// Removes all the transactions: unfinished ones are finished, then the device
+    /// continues as a fresh emulator device (the emulator deletes nothing), with the
+    /// session's Ask to Buy setting, so `Transaction.all`, entitlements, subscription
+    /// statuses and restores start empty. The app receipt file is removed.
     open func clearTransactions() {
         try? call { client in
             for transaction in try client.unfinishedTransactions() {
                 try client.finish(transactionId: transaction.transactionId)
             }
-            try client.updateDevice(EmulatorWire.Device(appleAccount: "skts-\(UUID().uuidString.lowercased())"))
+        }
+        if let environment = try? StoreKitConfiguration.current(),
+            let variable = ProcessInfo.processInfo.environment[StoreKitConfiguration.deviceVariable]
+        {
+            _ = ClearedDevices.shared.replace(variable, at: environment.emulatorURL)
+            try? FileManager.default.removeItem(at: environment.receiptURL)
+            try? call { try $0.updateDevice(EmulatorWire.Device(askToBuy: self.storedAskToBuy)) }
         }
         PendingIdentifiers.shared.clear()
     }
@@ -192,9 +192,11 @@ open class SKTestSession: NSObject {
 
     // MARK: Implementation
 
+    /// Runs `body` with a client for the environment now (the device may have been
+    /// replaced by ``clearTransactions()``); its errors as `SKError`.
     private func call(_ body: (EmulatorClient) throws -> Void) throws {
         do {
-            try body(client)
+            try body(try StoreKit1Call.client())
         } catch {
             throw SKError.from(error)
         }

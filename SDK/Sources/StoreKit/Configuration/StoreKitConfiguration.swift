@@ -7,8 +7,11 @@ import Foundation
 package struct StoreKitConfiguration: Sendable, Hashable {
     /// The emulator's root URL (`serve --dev` or `storekeeper emulator`).
     package var emulatorURL: URL
-    /// The emulated device's id.
+    /// The emulated device's id: `STOREKEEPER_STOREKIT_DEVICE`, or the fresh device
+    /// `SKTestSession.clearTransactions()` replaced it with (``ClearedDevices``).
     package var deviceId: String
+    /// `STOREKEEPER_STOREKIT_DEVICE` itself, which ``deviceId`` may replace.
+    package var requestedDeviceId: String
     /// The device's local directory: the app receipt (`receipt`) and the pinned root
     /// (`emulator-jws-root.der`).
     package var dataDirectory: URL
@@ -36,7 +39,18 @@ package struct StoreKitConfiguration: Sendable, Hashable {
             throw .invalid(deviceVariable, deviceId)
         }
         let data = URL(fileURLWithPath: try value(dataVariable), isDirectory: true)
-        return StoreKitConfiguration(emulatorURL: url, deviceId: deviceId, dataDirectory: data)
+        return StoreKitConfiguration(
+            emulatorURL: url, deviceId: ClearedDevices.shared.device(for: deviceId, at: url),
+            requestedDeviceId: deviceId, dataDirectory: data)
+    }
+
+    /// This configuration, on the device that replaces its device now if
+    /// `SKTestSession.clearTransactions()` replaced it since: what a listener started
+    /// before the clear follows, as on Apple's devices.
+    package func followingClears() -> StoreKitConfiguration {
+        var configuration = self
+        configuration.deviceId = ClearedDevices.shared.device(for: requestedDeviceId, at: emulatorURL)
+        return configuration
     }
 
     /// `$STOREKEEPER_STOREKIT_DATA/receipt`: the app receipt (DER PKCS#7, as the file at

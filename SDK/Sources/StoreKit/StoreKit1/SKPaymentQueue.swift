@@ -9,8 +9,8 @@ import Foundation
 /// outside the app reach `paymentQueue(_:updatedTransactions:)`, and products promoted to
 /// the device reach `paymentQueue(_:shouldAddStorePayment:for:)`.
 ///
-/// `@unchecked Sendable` is safe: `observers`, `queued`, `known` and `poller` are read and
-/// written only while `lock` is held; the transactions and observers they hold are
+/// `@unchecked Sendable` is safe: `observers`, `queued`, `known`, `charging` and `poller`
+/// are read and written only while `lock` is held; the transactions and observers they hold are
 /// mutated and called only on the main queue (see `MainQueueReference`).
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private static let shared = SKPaymentQueue()
@@ -21,6 +21,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// Transactions the queue delivered in this process, by ``knownKey(_:)``: ids are
     /// unique per emulator only, and a process may talk to several in turn.
     private var known: Set<String> = []
+    /// The products whose payment is being charged, with how many: the polling leaves their
+    /// unknown transactions for its next round, by when the charge's answer made them known
+    /// (else a purchase would come twice: as its payment's, and as an unknown one).
+    private var charging: [String: Int] = [:]
     private var poller: Task<Void, Never>?
 
     /// Returns the default payment queue instance.
@@ -79,7 +83,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             payment.simulatesAskToBuyInSandbox
         )
         onMain { queue in
-            queue.locked { queue.queued.append(reference.object) }
+            queue.locked {
+                queue.queued.append(reference.object)
+                queue.charging[productId, default: 0] += 1
+            }
             queue.notifyUpdated([reference.object])
             DispatchQueue.global().async {
                 let outcome = Result { try Self.charge(productId, quantity, username, askToBuy) }
@@ -184,6 +191,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// On the main queue: the charge's outcome for `transaction`.
     private func complete(_ transaction: SKPaymentTransaction, _ outcome: Result<Charge, any Error>) {
+        let productId = transaction.payment.productIdentifier
+        defer {
+            locked {
+                charging[productId, default: 1] -= 1
+                if charging[productId] == 0 { charging[productId] = nil }
+            }
+        }
         switch outcome {
         case .success(.purchased(let bought)):
             locked { _ = known.insert(Self.knownKey(bought.transactionId)) }
@@ -205,14 +219,14 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Puts the emulator's unfinished transactions the queue has not delivered into the
     /// queue now, as purchased, and tells the observers on the main queue. One that may
-    /// complete a deferred transaction of the queue is left to the polling, which runs on
-    /// the main queue where transactions change.
+    /// complete a deferred transaction of the queue, or be the answer of a payment being
+    /// charged, is left to the polling.
     private func adoptUnfinished() {
         guard let unfinished = try? StoreKit1Call.client().unfinishedTransactions() else { return }
         let adopted = locked { () -> [SKPaymentTransaction] in
             let deferred = Set(queued.filter { $0.transactionState == .deferred }.map(\.payment.productIdentifier))
             var adopted: [SKPaymentTransaction] = []
-            for item in unfinished where !deferred.contains(item.productId) {
+            for item in unfinished where !deferred.contains(item.productId) && charging[item.productId] == nil {
                 guard known.insert(Self.knownKey(item.transactionId)).inserted else { continue }
                 let payment = SKMutablePayment()
                 payment.productIdentifier = item.productId
@@ -265,7 +279,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// purchased (an approved Ask to Buy purchase completes its deferred transaction).
     private func deliverUnknown(_ unfinished: [EmulatorWire.DeviceTransaction]) {
         var updated: [SKPaymentTransaction] = []
-        for item in unfinished where !locked({ known.contains(Self.knownKey(item.transactionId)) }) {
+        for item in unfinished
+        where !locked({ known.contains(Self.knownKey(item.transactionId)) || charging[item.productId] != nil }) {
             let transaction: SKPaymentTransaction
             if let deferred = locked({
                 queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }

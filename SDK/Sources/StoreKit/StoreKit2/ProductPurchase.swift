@@ -18,13 +18,14 @@ extension Product {
     ///
     /// Apple: `struct PurchaseOption` (https://developer.apple.com/documentation/storekit/product/purchaseoption).
     public struct PurchaseOption: Hashable, Sendable {
-        enum Kind: Hashable, Sendable {
+        /// What the option sets (`package`: StoreKitTest's `buyProduct(identifier:options:)` reads it).
+        package enum Kind: Hashable, Sendable {
             case appAccountToken(UUID)
             case quantity(Int)
             case simulatesAskToBuyInSandbox(Bool)
         }
 
-        let kind: Kind
+        package let kind: Kind
 
         /// Sets a UUID that associates the purchase with an account in your system.
         public static func appAccountToken(_ token: UUID) -> Product.PurchaseOption {

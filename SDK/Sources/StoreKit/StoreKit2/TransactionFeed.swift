@@ -70,9 +70,14 @@ package enum TransactionFeed {
     /// earlier iterations last looked (an Ask to Buy approved while the app was between
     /// listeners).
     static func updates() -> AsyncStream<VerificationResult<Transaction>> {
-        AsyncStream { continuation in
+        // The iteration began now: what the first poll finds purchased or refunded since
+        // (a purchase outside the app, a refund, made before that answer) is an update, as
+        // on Apple's devices, where a listener sees everything after it began. Truncated to
+        // the millisecond, as the emulator's dates.
+        let began = Date(milliseconds: (Date().timeIntervalSince1970 * 1000).rounded(.down))
+        return AsyncStream { continuation in
             let task = Task {
-                guard let client = try? StoreKit2Call.client() else {
+                guard let initial = try? StoreKit2Call.client() else {
                     continuation.finish()
                     return
                 }
@@ -80,6 +85,8 @@ package enum TransactionFeed {
                 var started = false
                 let delivered = InAppPurchases.shared
                 while !Task.isCancelled {
+                    // The device now: `SKTestSession.clearTransactions()` may have replaced it.
+                    let client = EmulatorClient(configuration: initial.configuration.followingClears())
                     let first = !started
                     if let round = try? await StoreKit2Call.run({ try UpdateRound.read(client, first: first) }) {
                         for result in round.all {
@@ -90,13 +97,23 @@ package enum TransactionFeed {
                                     known[transaction.id] = state
                                     continuation.yield(result)
                                 }
-                            } else if !started {
+                            } else if !started && transaction.purchaseDate < began {
                                 known[transaction.id] = state
+                                if UpdateRound.state(of: transaction, asOf: began) != state {
+                                    continuation.yield(result)
+                                }
                             } else if delivered.isInFlight(transaction.productID) {
                                 continue  // the app's own purchase, not answered yet: decided next round
                             } else {
+                                // New: the app's own purchase came unrevoked from
+                                // purchase(options:), so it is an update only if refunded or
+                                // revoked since.
                                 known[transaction.id] = state
-                                if delivered.claimNew(transaction.id, client) { continuation.yield(result) }
+                                let unseen = delivered.claimNew(transaction.id, client)
+                                if unseen || state != UpdateRound.state(of: transaction, asOf: transaction.purchaseDate)
+                                {
+                                    continuation.yield(result)
+                                }
                             }
                         }
                         // The app's own purchase under way is the purchase's to answer.
@@ -138,6 +155,12 @@ package enum TransactionFeed {
         static func state(of transaction: Transaction) -> String {
             "\(transaction.revocationDate?.timeIntervalSince1970 ?? 0)|\(transaction.revocationReason?.rawValue ?? -1)"
                 + "|\(transaction.isUpgraded)"
+        }
+
+        /// ``state(of:)`` as it was at `date`: a refund or revocation after it had not happened.
+        static func state(of transaction: Transaction, asOf date: Date) -> String {
+            guard let revoked = transaction.revocationDate, revoked >= date else { return state(of: transaction) }
+            return "0|-1|\(transaction.isUpgraded)"
         }
     }
 }
