@@ -34,12 +34,20 @@ var products: [Product] = [
 var targets: [Target] = [
     .target(name: "PurchaseSDK"),
     .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
-    // `include/storekeeper_sdk.h` is the ABI's header, shipped beside the library;
-    // `exports.map` keeps every symbol but the ABI's inside the library (ELF linkers).
-    .target(
-        name: "StoreKeeperSDK", dependencies: ["PurchaseSDK", "PurchaseSDKEmulator"],
-        exclude: ["include", "exports.map"], linkerSettings: abiExportSettings),
 ]
+
+/// The C ABI's modules: the pipeline, its store clients (emulator and StoreKit) and, on Linux,
+/// StoreKit for Linux itself, whose configuration `sk_open` checks.
+var abiDependencies: [Target.Dependency] = ["PurchaseSDK", "PurchaseSDKEmulator", "PurchaseSDKStoreKit"]
+#if os(Linux)
+    abiDependencies.append("StoreKit")
+#endif
+// `include/storekeeper_sdk.h` is the ABI's header, shipped beside the library;
+// `exports.map` keeps every symbol but the ABI's inside the library (ELF linkers).
+targets.append(
+    .target(
+        name: "StoreKeeperSDK", dependencies: abiDependencies, exclude: ["include", "exports.map"],
+        linkerSettings: abiExportSettings))
 
 #if os(Linux)
     products += [

@@ -46,12 +46,8 @@ final class SDKClient: Sendable {
                 throw ABIError(code: "invalid_config", message: "store \"emulator\" needs emulatorURL and deviceId")
             }
             return EmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
-        case .storekit1, .storekit2:
-            throw ABIError(
-                code: "store_unavailable",
-                message:
-                    "store \"\(configuration.store.rawValue)\" is not in this build: the StoreKit adapters are not available yet; use \"emulator\""
-            )
+        case .storekit2: return try StoreKitStores.client(.storeKit2)
+        case .storekit1: return try StoreKitStores.client(.storeKit1)
         }
     }
 
