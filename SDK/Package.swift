@@ -48,6 +48,7 @@ targets.append(
     .target(
         name: "StoreKeeperSDK", dependencies: abiDependencies, exclude: ["include", "exports.map"],
         linkerSettings: abiExportSettings))
+targets.append(.testTarget(name: "StoreKeeperSDKTests", dependencies: ["StoreKeeperSDK", "PurchaseSDK"]))
 
 #if os(Linux)
     products += [
