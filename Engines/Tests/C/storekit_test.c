@@ -4,7 +4,7 @@
  * A missing variable is refused by name; then sign in, list products, buy coins and a
  * level pack (`delivered`, naming transaction and order, the server's wallet), see one
  * `entitlementsChanged` event; then a restart on the same data directory delivers nothing
- * twice. Run by Scripts/engines/run.py (suite storekit), which also sets SK_SERVER_URL,
+ * twice, and a promoted purchase comes as a `purchase` event. Run by Scripts/engines/run.py (suite storekit), which also sets SK_SERVER_URL,
  * SK_WORK_DIR and STOREKEEPER_BINARY. The main thread polls, as a game's loop does: StoreKit 1
  * tells its observers on the main queue, which sk_wait serves there. */
 #include <unistd.h>
@@ -17,12 +17,16 @@ static char player[128];
 static char sign_in_params[4096];
 
 static int purchase_events = 0;
+static char last_purchase_event[16384];
 static int entitlement_events = 0;
 static char last_entitlement_event[16384];
 
 /* Counts the unsolicited events and keeps the last `entitlementsChanged`. */
 static void count_events(char *event) {
-    if (strncmp(event, "{\"event\":\"purchase\",", 20) == 0) purchase_events++;
+    if (strncmp(event, "{\"event\":\"purchase\",", 20) == 0) {
+        purchase_events++;
+        snprintf(last_purchase_event, sizeof last_purchase_event, "%s", event);
+    }
     if (strncmp(event, "{\"entitlements\":", 16) == 0 && strstr(event, "\"event\":\"entitlementsChanged\"") != NULL) {
         entitlement_events++;
         snprintf(last_entitlement_event, sizeof last_entitlement_event, "%s", event);
@@ -168,11 +172,32 @@ static void second_launch(const char *token) {
     CHECK(answer != NULL && strstr(answer, "\"balances\":{\"coins\":200}") != NULL,
           "the first coins were delivered once: %s", answer ? answer : "NULL");
     sk_free(answer);
-    CHECK(purchase_events == 0, "the restart delivered %d purchase(s) again", purchase_events);
+    CHECK(purchase_events == 0, "the restart delivered %d purchase(s) again: %s", purchase_events,
+          last_purchase_event);
     char *wallet = server_get("/v1/players/me/wallet", token);
     CHECK(wallet != NULL && strstr(wallet, "\"coins\":200") != NULL, "the server's wallet: %s",
           wallet ? wallet : "NULL");
     free(wallet);
+
+    /* A promoted purchase (chosen on the App Store page): StoreKit hands it to the running
+     * client, which buys it for the signed-in player and tells it as a `purchase` event. */
+    char path[512];
+    snprintf(path, sizeof path, "/emulator/v1/devices/%s/promotions", require_env("STOREKEEPER_STOREKIT_DEVICE"));
+    char *promotion = server_request("POST", path, "{\"productId\":\"coins500\"}", NULL);
+    CHECK(promotion != NULL && json_has_string(promotion, "productId", "coins500"), "promotion: %s",
+          promotion ? promotion : "NULL");
+    free(promotion);
+    double deadline = now_seconds() + 60;
+    while (purchase_events == 0 && now_seconds() < deadline) {
+        char *event = sk_wait(client, 200);
+        if (event != NULL) count_events(event);
+    }
+    CHECK(purchase_events == 1 && json_has_string(last_purchase_event, "status", "delivered") &&
+              json_has_string(last_purchase_event, "origin", "promoted") &&
+              json_has_string(last_purchase_event, "productId", "coins500") &&
+              json_has_string(last_purchase_event, "playerId", player) &&
+              strstr(last_purchase_event, "\"balances\":{\"coins\":700}") != NULL,
+          "one purchase event for the promoted coins500 (%d): %s", purchase_events, last_purchase_event);
     sk_close(client);
 }
 

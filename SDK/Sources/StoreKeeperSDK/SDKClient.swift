@@ -13,7 +13,8 @@ final class SDKClient: Sendable {
     private let pipeline: PurchasePipeline
     private let store: any StoreClient
     private let tokens: TokenBook
-    private let watch = EntitlementWatch()
+    private let watch: EntitlementWatch
+    private let refresher: EntitlementRefresher
 
     /// Opens a client as `config_json` says; throws an ``ABIError`` (`invalid_config`,
     /// `store_unavailable`, `data_directory`) when it cannot.
@@ -30,15 +31,22 @@ final class SDKClient: Sendable {
         var retry = RetryPolicy()
         if let initial = configuration.retryInitialMilliseconds { retry.initialDelay = .milliseconds(max(1, initial)) }
         if let maximum = configuration.retryMaximumMilliseconds { retry.maximumDelay = .milliseconds(max(1, maximum)) }
-        pipeline = PurchasePipeline(
+        let pipeline = PurchasePipeline(
             configuration: PipelineConfiguration(
                 store: store, journal: FilePurchaseJournal(url: journalURL),
                 server: PurchaseServerClient(baseURL: configuration.serverURL),
                 tokens: { playerId in try await tokens.token(for: playerId) }, retry: retry,
                 entitlementCache: FileEntitlementCache(besideJournalAt: journalURL)))
+        let queue = EventQueue(capacity: configuration.eventQueueCapacity)
+        let watch = EntitlementWatch()
+        self.pipeline = pipeline
         self.store = store
         self.tokens = tokens
-        queue = EventQueue(capacity: configuration.eventQueueCapacity)
+        self.queue = queue
+        self.watch = watch
+        refresher = EntitlementRefresher {
+            await watch.report(await pipeline.entitlements(refresh: true), to: queue)
+        }
     }
 
     private static func store(for configuration: ClientConfiguration) throws -> any StoreClient {
@@ -69,6 +77,7 @@ final class SDKClient: Sendable {
     /// Stops the pipeline (the journal keeps what is unsettled) and drops every waiting event.
     func close() async {
         queue.close()
+        refresher.stop()
         await pipeline.stop()
     }
 
@@ -139,10 +148,11 @@ final class SDKClient: Sendable {
     /// outcome of each order a `purchase` call of this client made: that call's answer
     /// carries it. Orders the journal held at start (`resumed`) and orders that did not come
     /// from the game (promoted, store, restore) are always posted. After each delivery it
-    /// refreshes the entitlements, which the delivery may have changed (``tell(_:)``).
+    /// refreshes the entitlements, which the delivery may have changed (``EntitlementRefresher``).
     private func follow(resumed: Set<String>) {
         let outcomes = pipeline.outcomes
         let queue = queue
+        let refresher = refresher
         Task {
             var answeredByCall: Set<String> = []
             for await outcome in outcomes {
@@ -151,9 +161,7 @@ final class SDKClient: Sendable {
                     record.origin == .game && !resumed.contains(record.id)
                     && answeredByCall.insert(record.id).inserted
                 if !answered { queue.post(ABIJSON.text(ABIJSON.PurchaseEvent(purchase: PurchaseJSON(outcome)))) }
-                if case .delivered = outcome {
-                    Task { await self.tell(await self.pipeline.entitlements(refresh: true)) }
-                }
+                if case .delivered = outcome { refresher.request() }
             }
         }
     }
