@@ -16,12 +16,19 @@ import PackageDescription
 // clients compile and run there. On Apple platforms it declares neither, so Apple's
 // frameworks are used.
 
-/// The linker flag that exports only the C ABI from libStoreKeeperSDK.so: a version script,
-/// named by absolute path since the linker runs elsewhere.
+/// The linker flags of libStoreKeeperSDK.so: a version script that exports only the C ABI,
+/// named by absolute path since the linker runs elsewhere; and `-z nodelete`, so that a
+/// host's `dlclose` (Mono unloads native libraries as it exits) never unmaps the library
+/// while the Swift runtime's threads still run its code (a SIGSEGV at exit, seen with the C#
+/// example).
 var abiExportSettings: [LinkerSetting] {
     let exports = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Sources/StoreKeeperSDK/exports.map").path
-    return [.unsafeFlags(["-Xlinker", "--version-script=\(exports)"], .when(platforms: [.linux, .android]))]
+    return [
+        .unsafeFlags(
+            ["-Xlinker", "--version-script=\(exports)", "-Xlinker", "-z", "-Xlinker", "nodelete"],
+            .when(platforms: [.linux, .android]))
+    ]
 }
 
 var products: [Product] = [
