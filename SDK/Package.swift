@@ -16,12 +16,19 @@ import PackageDescription
 // clients compile and run there. On Apple platforms it declares neither, so Apple's
 // frameworks are used.
 
-/// The linker flag that exports only the C ABI from libStoreKeeperSDK.so: a version script,
-/// named by absolute path since the linker runs elsewhere.
+/// The linker flags of libStoreKeeperSDK.so: a version script that exports only the C ABI,
+/// named by absolute path since the linker runs elsewhere; and `-z nodelete`, so that a
+/// host's `dlclose` (Mono unloads native libraries as it exits) never unmaps the library
+/// while the Swift runtime's threads still run its code (a SIGSEGV at exit, seen with the C#
+/// example).
 var abiExportSettings: [LinkerSetting] {
     let exports = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Sources/StoreKeeperSDK/exports.map").path
-    return [.unsafeFlags(["-Xlinker", "--version-script=\(exports)"], .when(platforms: [.linux, .android]))]
+    return [
+        .unsafeFlags(
+            ["-Xlinker", "--version-script=\(exports)", "-Xlinker", "-z", "-Xlinker", "nodelete"],
+            .when(platforms: [.linux, .android]))
+    ]
 }
 
 var products: [Product] = [
@@ -34,12 +41,21 @@ var products: [Product] = [
 var targets: [Target] = [
     .target(name: "PurchaseSDK"),
     .target(name: "PurchaseSDKEmulator", dependencies: ["PurchaseSDK"]),
-    // `include/storekeeper_sdk.h` is the ABI's header, shipped beside the library;
-    // `exports.map` keeps every symbol but the ABI's inside the library (ELF linkers).
-    .target(
-        name: "StoreKeeperSDK", dependencies: ["PurchaseSDK", "PurchaseSDKEmulator"],
-        exclude: ["include", "exports.map"], linkerSettings: abiExportSettings),
 ]
+
+/// The C ABI's modules: the pipeline, its store clients (emulator and StoreKit) and, on Linux,
+/// StoreKit for Linux itself, whose configuration `sk_open` checks.
+var abiDependencies: [Target.Dependency] = ["PurchaseSDK", "PurchaseSDKEmulator", "PurchaseSDKStoreKit"]
+#if os(Linux)
+    abiDependencies.append("StoreKit")
+#endif
+// `include/storekeeper_sdk.h` is the ABI's header, shipped beside the library;
+// `exports.map` keeps every symbol but the ABI's inside the library (ELF linkers).
+targets.append(
+    .target(
+        name: "StoreKeeperSDK", dependencies: abiDependencies, exclude: ["include", "exports.map"],
+        linkerSettings: abiExportSettings))
+targets.append(.testTarget(name: "StoreKeeperSDKTests", dependencies: ["StoreKeeperSDK", "PurchaseSDK"]))
 
 #if os(Linux)
     products += [

@@ -2,7 +2,7 @@
 """Builds libStoreKeeperSDK.so and runs the engine tests against `storekeeper serve --dev`.
 
     Scripts/engines/run.py                   # every suite
-    Scripts/engines/run.py --suites c,cpp    # some: symbols c cpp csharp examples kill fuzz (space or comma separated)
+    Scripts/engines/run.py --suites c,cpp    # some: symbols c storekit cpp csharp examples kill fuzz (space or comma separated)
 
 Environment:
     STOREKEEPER_BINARY   the server (default .build/debug/storekeeper, else
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "SDK"
 INCLUDE = SDK / "Sources" / "StoreKeeperSDK" / "include"
 TESTS = ROOT / "Engines" / "Tests"
-SUITES = ["symbols", "c", "cpp", "csharp", "examples", "kill", "fuzz"]
+SUITES = ["symbols", "c", "storekit", "cpp", "csharp", "examples", "kill", "fuzz"]
 
 
 def log(message):
@@ -110,6 +110,9 @@ def run_against_server(program, work, binary, name):
     try:
         environment = dict(os.environ, SK_SERVER_URL=server.url, SK_WORK_DIR=str(work / f"clients-{name}"),
                            STOREKEEPER_BINARY=str(binary))
+        # StoreKit for Linux unconfigured: abi_test expects storekit2/storekit1 refused.
+        for variable in ("STOREKEEPER_STOREKIT_URL", "STOREKEEPER_STOREKIT_DEVICE", "STOREKEEPER_STOREKIT_DATA"):
+            environment.pop(variable, None)
         run(program, env=environment, timeout=600)
     finally:
         server.stop()
@@ -170,6 +173,25 @@ def c_suite(library, work, binary):
     run_against_server([program], work, binary, "c")
 
 
+def storekit_suite(library, work, binary):
+    """storekit_test.c with `store` storekit2, then storekit1, against one `serve --dev`: each
+    on an emulated device of its own, named to StoreKit for Linux by the
+    STOREKEEPER_STOREKIT_* variables (the server's root is the emulator's)."""
+    program = work / "storekit_test"
+    compile_c(TESTS / "C" / "storekit_test.c", program, library)
+    server = DevServer(binary, work / "server-storekit").start()
+    try:
+        for store in ("storekit2", "storekit1"):
+            environment = dict(
+                os.environ, SK_SERVER_URL=server.url, SK_WORK_DIR=str(work / f"clients-{store}"),
+                STOREKEEPER_BINARY=str(binary), STOREKEEPER_STOREKIT_URL=server.url,
+                STOREKEEPER_STOREKIT_DEVICE=f"{store}-phone", STOREKEEPER_STOREKIT_DATA=str(work / f"device-{store}"),
+            )
+            run([program, store], env=environment, timeout=600)
+    finally:
+        server.stop()
+
+
 def cpp_suite(library, work, binary):
     program = work / "wrapper_test"
     compile_cpp(TESTS / "Cpp" / "wrapper_test.cpp", program, library)
@@ -199,6 +221,8 @@ def main():
                 symbols_suite(library, work)
             elif suite == "c":
                 c_suite(library, work, binary)
+            elif suite == "storekit":
+                storekit_suite(library, work, binary)
             elif suite == "cpp":
                 cpp_suite(library, work, binary)
             elif suite == "csharp":

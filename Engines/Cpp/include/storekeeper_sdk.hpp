@@ -145,7 +145,7 @@ struct Answer {
     bool ok() const { return errorCode.empty(); }
 };
 
-/// An update nobody asked for (`purchase`, `eventsDropped`).
+/// An update nobody asked for (`purchase`, `entitlementsChanged`, `eventsDropped`).
 struct Event {
     /// The event's name.
     std::string name;

@@ -314,6 +314,70 @@ static void test_queue_bound(void) {
     sk_close(client);
 }
 
+/* The bounded queue overflowing with an unsolicited event: a player who owns the level pack
+ * (bought on another data directory) signs in where the cache knows nothing. With a queue of
+ * 2, two `entitlements` calls reserve both places; the first to read the server tells
+ * `entitlementsChanged` before either answer is queued, so it finds no room whatever the
+ * polling: it is dropped, and the first poll that makes room queues
+ * {"event":"eventsDropped","count":1}. The second read changes nothing and tells nothing. */
+static void test_events_dropped(void) {
+    char player[64], params[2048];
+    snprintf(player, sizeof player, "dropped-player-%d", (int)getpid());
+    char *token = player_token(player);
+    CHECK(token != NULL, "no token");
+    if (token == NULL) return;
+    snprintf(params, sizeof params, "{\"playerId\":\"%s\",\"token\":\"%s\"}", player, token);
+
+    make_config("dropped-buyer", "");
+    sk_client *client = sk_open(config, NULL);
+    CHECK(client != NULL, "open the buyer");
+    sk_free(call_and_wait(client, "signIn", params, 10));
+    sk_free(call_and_wait(client, "start", NULL, 30));
+    char *answer = call_and_wait(client, "purchase", "{\"productId\":\"levelpack1\"}", 60);
+    CHECK(answer != NULL && json_has_string(answer, "status", "delivered"), "levelpack1: %s", answer ? answer : "NULL");
+    sk_free(answer);
+    sk_close(client);
+
+    make_config("dropped", ",\"eventQueueCapacity\":2");
+    client = sk_open(config, NULL);
+    CHECK(client != NULL, "open");
+    sk_free(call_and_wait(client, "signIn", params, 10));
+    sk_free(call_and_wait(client, "start", NULL, 30));
+    int64_t first = sk_call(client, "entitlements", "{\"refresh\":true}");
+    int64_t second = sk_call(client, "entitlements", "{\"refresh\":true}");
+    CHECK(first > 0 && second > 0, "calls %lld %lld", (long long)first, (long long)second);
+    CHECK(sk_call(client, "pendingDeliveries", NULL) == SK_CALL_QUEUE_FULL, "a third call finds the queue full");
+    int answers = 0, notices = 0, others = 0;
+    double deadline = now_seconds() + 60;
+    while ((answers < 2 || notices < 1) && now_seconds() < deadline) {
+        char *event = sk_wait(client, 200);
+        if (event == NULL) continue;
+        long long id = json_integer(event, "id", 0);
+        if (id == first || id == second) {
+            answers++;
+            CHECK(strstr(event, "\"entitledIds\":[\"levelpack1\"]") != NULL, "entitlements: %s", event);
+        } else if (strcmp(event, "{\"event\":\"eventsDropped\",\"count\":1}") == 0) {
+            notices++;
+        } else {
+            others++;
+            printf("  event: %s\n", event);
+        }
+        sk_free(event);
+    }
+    CHECK(answers == 2 && notices == 1 && others == 0, "%d answers, %d eventsDropped notices, %d others", answers,
+          notices, others);
+    /* Nothing more: the dropped event is not told late, and room is back. */
+    char *late = sk_poll(client);
+    CHECK(late == NULL, "after the notice: %s", late ? late : "NULL");
+    sk_free(late);
+    answer = call_and_wait(client, "entitlements", "{\"refresh\":true}", 30);
+    CHECK(answer != NULL && strstr(answer, "\"entitledIds\":[\"levelpack1\"]") != NULL, "entitlements again: %s",
+          answer ? answer : "NULL");
+    sk_free(answer);
+    sk_close(client);
+    free(token);
+}
+
 enum { THREADS = 4, CALLS_PER_THREAD = 50 };
 
 static void *call_many(void *client) {
@@ -371,6 +435,7 @@ int main(void) {
     }
     test_ask_to_buy();
     test_queue_bound();
+    test_events_dropped();
     test_threads();
 
     if (sk_test_failures > 0) {

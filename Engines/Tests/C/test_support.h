@@ -1,5 +1,6 @@
 /* Helpers of the C tests of libStoreKeeperSDK: assertions, the environment the runner
- * (Scripts/engines/run.py) sets, crude JSON lookups and waiting for a call's answer. */
+ * (Scripts/engines/run.py) sets, crude JSON lookups and waiting for a call's answer. Inline,
+ * so that a test may use only some of them. */
 #ifndef STOREKEEPER_TEST_SUPPORT_H
 #define STOREKEEPER_TEST_SUPPORT_H
 
@@ -24,7 +25,7 @@ static int sk_test_failures = 0;
     } while (0)
 
 /* An environment variable the runner must set. */
-static const char *require_env(const char *name) {
+static inline const char *require_env(const char *name) {
     const char *value = getenv(name);
     if (value == NULL || value[0] == '\0') {
         fprintf(stderr, "environment variable %s is not set (run Scripts/engines/run.py)\n", name);
@@ -33,21 +34,21 @@ static const char *require_env(const char *name) {
     return value;
 }
 
-static double now_seconds(void) {
+static inline double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Whether `json` holds `"key":"value"` (the library writes no spaces). */
-static int json_has_string(const char *json, const char *key, const char *value) {
+static inline int json_has_string(const char *json, const char *key, const char *value) {
     char needle[512];
     snprintf(needle, sizeof needle, "\"%s\":\"%s\"", key, value);
     return json != NULL && strstr(json, needle) != NULL;
 }
 
 /* The integer after the first `"key":` in `json` at or after `from`, or `fallback`. */
-static long long json_integer(const char *json, const char *key, long long fallback) {
+static inline long long json_integer(const char *json, const char *key, long long fallback) {
     char needle[256];
     snprintf(needle, sizeof needle, "\"%s\":", key);
     const char *at = json == NULL ? NULL : strstr(json, needle);
@@ -56,7 +57,7 @@ static long long json_integer(const char *json, const char *key, long long fallb
 }
 
 /* A copy of the string value of the first `"key":"…"` in `json` (free it), or NULL. */
-static char *json_string(const char *json, const char *key) {
+static inline char *json_string(const char *json, const char *key) {
     char needle[256];
     snprintf(needle, sizeof needle, "\"%s\":\"", key);
     const char *at = json == NULL ? NULL : strstr(json, needle);
@@ -73,7 +74,7 @@ static char *json_string(const char *json, const char *key) {
 /* Waits up to `seconds` for the answer of call `id`; other events are handed to
  * `on_other` (may be NULL: they are printed and freed). Returns the answer (free it with
  * sk_free) or NULL on timeout. */
-static char *await_answer(sk_client *client, int64_t id, double seconds, void (*on_other)(char *event)) {
+static inline char *await_answer(sk_client *client, int64_t id, double seconds, void (*on_other)(char *event)) {
     /* Keys are sorted: an answer is {"id":N,"result":…}, an error {"error":…,"id":N}. */
     char prefix[64], suffix[64];
     snprintf(prefix, sizeof prefix, "{\"id\":%lld,", (long long)id);
@@ -98,7 +99,7 @@ static char *await_answer(sk_client *client, int64_t id, double seconds, void (*
 }
 
 /* Calls `method` and waits for its answer (free it with sk_free), or NULL. */
-static char *call_and_wait(sk_client *client, const char *method, const char *params, double seconds) {
+static inline char *call_and_wait(sk_client *client, const char *method, const char *params, double seconds) {
     int64_t id = sk_call(client, method, params);
     if (id <= 0) {
         fprintf(stderr, "sk_call(%s) answered %lld\n", method, (long long)id);
@@ -108,7 +109,7 @@ static char *call_and_wait(sk_client *client, const char *method, const char *pa
 }
 
 /* A player token from `storekeeper token` (free it). */
-static char *player_token(const char *player) {
+static inline char *player_token(const char *player) {
     char command[1024];
     snprintf(command, sizeof command, "'%s' token --player '%s' --lifetime 86400", require_env("STOREKEEPER_BINARY"),
              player);
@@ -123,7 +124,7 @@ static char *player_token(const char *player) {
 
 /* `method` `path` of the server with `data` (NULL: none) and `token` (NULL: none), through
  * curl; the answer's body (free it). */
-static char *server_request(const char *method, const char *path, const char *data, const char *token) {
+static inline char *server_request(const char *method, const char *path, const char *data, const char *token) {
     char command[4096];
     snprintf(command, sizeof command, "curl -s --max-time 10 -X %s '%s%s' %s%s%s %s%s%s", method,
              require_env("SK_SERVER_URL"), path, token ? "-H 'Authorization: Bearer " : "", token ? token : "",
@@ -143,6 +144,6 @@ static char *server_request(const char *method, const char *path, const char *da
 }
 
 /* GET `path` of the server with `token` (NULL: none); the body (free it). */
-static char *server_get(const char *path, const char *token) { return server_request("GET", path, NULL, token); }
+static inline char *server_get(const char *path, const char *token) { return server_request("GET", path, NULL, token); }
 
 #endif

@@ -21,6 +21,13 @@ enum ABIJSON {
         var purchase: PurchaseJSON
     }
 
+    /// The player's entitlements changed: `{"event": "entitlementsChanged", "entitlements":
+    /// {...}}`, the entitlements as the `entitlements` call answers them.
+    struct EntitlementsChangedEvent: Encodable {
+        var event = "entitlementsChanged"
+        var entitlements: EntitlementsJSON
+    }
+
     /// An empty result, `{}`.
     struct Empty: Encodable {}
 

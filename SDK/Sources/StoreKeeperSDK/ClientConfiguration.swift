@@ -2,11 +2,12 @@ import Foundation
 
 /// What `sk_open` reads from its `config_json`.
 struct ClientConfiguration: Decodable, Sendable {
-    /// Which App Store the pipeline buys from.
+    /// Which App Store the pipeline buys from (``StoreKitStores`` makes the StoreKit ones).
     enum Store: String, Decodable, Sendable {
-        /// StoreKit 2 (the default).
+        /// StoreKit 2 (the default), through the SDK's StoreKit 2 adapter; on Linux, StoreKit
+        /// for Linux, configured by the `STOREKEEPER_STOREKIT_*` environment variables.
         case storekit2
-        /// StoreKit 1.
+        /// StoreKit 1, through the SDK's StoreKit 1 adapter; on Linux as ``storekit2``.
         case storekit1
         /// The StoreKeeper emulator's device API (`emulatorURL`, `deviceId`), for tests.
         case emulator

@@ -89,6 +89,13 @@ final class EventQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Whether ``close()`` was called.
+    var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
     private var waiting: Int { events.count - head }
 
     private func append(_ json: String) {

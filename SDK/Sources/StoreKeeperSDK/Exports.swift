@@ -8,7 +8,8 @@ import Foundation
 
 // The C ABI, as `include/storekeeper_sdk.h` declares and documents it. Each function only
 // checks its arguments, finds the client and hands over to ``SDKClient``; none calls into
-// the host, and each may be called from any thread.
+// the host, and each may be called from any thread. On Linux, `sk_poll`, `sk_wait` and
+// `sk_close` called on the main thread also serve the main dispatch queue (``MainQueuePump``).
 
 /// The ABI's version, `MAJOR.MINOR.PATCH`: a static string, never freed.
 @_cdecl("sk_version")
@@ -70,7 +71,9 @@ public func skCall(_ handle: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ 
 /// The oldest waiting event (free it with `sk_free`), or NULL when none waits.
 @_cdecl("sk_poll")
 public func skPoll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
-    guard let event = ClientRegistry.shared.client(handle)?.queue.take() else { return nil }
+    guard let queue = ClientRegistry.shared.client(handle)?.queue,
+        let event = MainQueuePump.take(from: queue, timeout: 0)
+    else { return nil }
     return strdup(event)
 }
 
@@ -78,7 +81,9 @@ public func skPoll(_ handle: OpaquePointer?) -> UnsafeMutablePointer<CChar>? {
 @_cdecl("sk_wait")
 public func skWait(_ handle: OpaquePointer?, _ timeoutMilliseconds: Int32) -> UnsafeMutablePointer<CChar>? {
     let timeout = TimeInterval(max(0, timeoutMilliseconds)) / 1_000
-    guard let event = ClientRegistry.shared.client(handle)?.queue.take(timeout: timeout) else { return nil }
+    guard let queue = ClientRegistry.shared.client(handle)?.queue,
+        let event = MainQueuePump.take(from: queue, timeout: timeout)
+    else { return nil }
     return strdup(event)
 }
 
@@ -98,5 +103,5 @@ public func skClose(_ handle: OpaquePointer?) {
         await client.close()
         done.signal()
     }
-    done.wait()
+    MainQueuePump.wait(for: done)
 }

@@ -4,13 +4,17 @@ import PurchaseSDKEmulator
 
 /// What an `sk_client *` stands for: one ``PurchasePipeline`` and the queue of events the
 /// game polls. It holds no purchase logic: each method is one call to the pipeline (or the
-/// store, for `products`), its answer turned into JSON.
+/// store, for `products`), its answer turned into JSON. It also tells the game, unasked, the
+/// outcomes it did not ask for (`purchase` events) and the entitlements' changes
+/// (`entitlementsChanged`, ``EntitlementWatch``).
 final class SDKClient: Sendable {
     /// Where answers and updates wait for the game.
     let queue: EventQueue
     private let pipeline: PurchasePipeline
     private let store: any StoreClient
     private let tokens: TokenBook
+    private let watch: EntitlementWatch
+    private let refresher: EntitlementRefresher
 
     /// Opens a client as `config_json` says; throws an ``ABIError`` (`invalid_config`,
     /// `store_unavailable`, `data_directory`) when it cannot.
@@ -27,15 +31,22 @@ final class SDKClient: Sendable {
         var retry = RetryPolicy()
         if let initial = configuration.retryInitialMilliseconds { retry.initialDelay = .milliseconds(max(1, initial)) }
         if let maximum = configuration.retryMaximumMilliseconds { retry.maximumDelay = .milliseconds(max(1, maximum)) }
-        pipeline = PurchasePipeline(
+        let pipeline = PurchasePipeline(
             configuration: PipelineConfiguration(
                 store: store, journal: FilePurchaseJournal(url: journalURL),
                 server: PurchaseServerClient(baseURL: configuration.serverURL),
                 tokens: { playerId in try await tokens.token(for: playerId) }, retry: retry,
                 entitlementCache: FileEntitlementCache(besideJournalAt: journalURL)))
+        let queue = EventQueue(capacity: configuration.eventQueueCapacity)
+        let watch = EntitlementWatch()
+        self.pipeline = pipeline
         self.store = store
         self.tokens = tokens
-        queue = EventQueue(capacity: configuration.eventQueueCapacity)
+        self.queue = queue
+        self.watch = watch
+        refresher = EntitlementRefresher {
+            await watch.report(await pipeline.entitlements(refresh: true), to: queue)
+        }
     }
 
     private static func store(for configuration: ClientConfiguration) throws -> any StoreClient {
@@ -46,12 +57,8 @@ final class SDKClient: Sendable {
                 throw ABIError(code: "invalid_config", message: "store \"emulator\" needs emulatorURL and deviceId")
             }
             return EmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
-        case .storekit1, .storekit2:
-            throw ABIError(
-                code: "store_unavailable",
-                message:
-                    "store \"\(configuration.store.rawValue)\" is not in this build: the StoreKit adapters are not available yet; use \"emulator\""
-            )
+        case .storekit2: return try StoreKitStores.client(.storeKit2)
+        case .storekit1: return try StoreKitStores.client(.storeKit1)
         }
     }
 
@@ -70,6 +77,7 @@ final class SDKClient: Sendable {
     /// Stops the pipeline (the journal keeps what is unsettled) and drops every waiting event.
     func close() async {
         queue.close()
+        refresher.stop()
         await pipeline.stop()
     }
 
@@ -79,12 +87,14 @@ final class SDKClient: Sendable {
             let params = try ABIJSON.decode(CallParameters.SignIn.self, from: params)
             await tokens.keep(params.token, for: params.playerId)
             await pipeline.signIn(playerId: params.playerId)
+            await watch.baseline(await pipeline.entitlements(refresh: false))
             return ABIJSON.text(ABIJSON.Answer(id: id, result: ["playerId": params.playerId]))
         case "signOut":
             await pipeline.signOut()
             return ABIJSON.text(ABIJSON.Answer(id: id, result: ABIJSON.Empty()))
         case "start":
             let contents = try await pipeline.start()
+            await watch.baseline(await pipeline.entitlements(refresh: false))
             follow(resumed: Set(contents.records.map(\.id)))
             let pending = await pipeline.pendingDeliveries()
             return ABIJSON.text(
@@ -109,10 +119,12 @@ final class SDKClient: Sendable {
             return ABIJSON.text(ABIJSON.Answer(id: id, result: PurchaseJSON(outcome)))
         case "restore":
             let outcome = try await pipeline.restore()
+            await tell(outcome.entitlements)
             return ABIJSON.text(ABIJSON.Answer(id: id, result: RestoreJSON(outcome)))
         case "entitlements":
             let params = try ABIJSON.decode(CallParameters.Entitlements.self, from: params)
             let snapshot = await pipeline.entitlements(refresh: params.refresh ?? true)
+            await tell(snapshot)
             return ABIJSON.text(ABIJSON.Answer(id: id, result: EntitlementsJSON(snapshot)))
         case "pendingDeliveries":
             let records = await pipeline.pendingDeliveries().map(RecordJSON.init)
@@ -126,21 +138,30 @@ final class SDKClient: Sendable {
         }
     }
 
+    /// Posts an `entitlementsChanged` event when `snapshot` changes the entitlements the
+    /// client knew; before the answer that carries `snapshot`, if any.
+    private func tell(_ snapshot: EntitlementSnapshot) async {
+        await watch.report(snapshot, to: queue)
+    }
+
     /// Posts every outcome the pipeline streams as a `purchase` event, except the first
     /// outcome of each order a `purchase` call of this client made: that call's answer
     /// carries it. Orders the journal held at start (`resumed`) and orders that did not come
-    /// from the game (promoted, store, restore) are always posted.
+    /// from the game (promoted, store, restore) are always posted. After each delivery it
+    /// refreshes the entitlements, which the delivery may have changed (``EntitlementRefresher``).
     private func follow(resumed: Set<String>) {
         let outcomes = pipeline.outcomes
         let queue = queue
+        let refresher = refresher
         Task {
             var answeredByCall: Set<String> = []
             for await outcome in outcomes {
                 let record = outcome.record
-                if record.origin == .game, !resumed.contains(record.id), answeredByCall.insert(record.id).inserted {
-                    continue
-                }
-                queue.post(ABIJSON.text(ABIJSON.PurchaseEvent(purchase: PurchaseJSON(outcome))))
+                let answered =
+                    record.origin == .game && !resumed.contains(record.id)
+                    && answeredByCall.insert(record.id).inserted
+                if !answered { queue.post(ABIJSON.text(ABIJSON.PurchaseEvent(purchase: PurchaseJSON(outcome)))) }
+                if case .delivered = outcome { refresher.request() }
             }
         }
     }

@@ -16,6 +16,10 @@
  *   answers wait in a bounded queue per client until the game polls them (sk_poll, or
  *   sk_wait, which blocks the calling thread only). An engine drains the queue once a frame
  *   on its main thread.
+ *   On Linux, sk_poll, sk_wait and sk_close called on the process's main thread also run the
+ *   main dispatch queue's due work: StoreKit 1 ("storekit1") tells its observers there, as
+ *   Apple's does on the main run loop. A host that never calls them on its main thread must
+ *   run the main run loop (or dispatch_main) itself, or "storekit1" purchases never settle.
  *
  * OWNERSHIP
  *   Every char * the library returns (events from sk_poll and sk_wait, the error of sk_open)
@@ -48,9 +52,18 @@
  *     Store, held until a player signed in), a transaction the store listed that no order
  *     knew (origin "store"), one a restore carried to its finish. Each settlement of an order
  *     comes once: either as the answer of its purchase call or as this event.
+ *   - {"event": "entitlementsChanged", "entitlements": ENTITLEMENTS}: the player's
+ *     entitlements the client knows changed, e.g. a level pack delivered or restored, a
+ *     subscription renewed or expired. The client knows them from the cache beside the
+ *     journal (at signIn and start) and from each answer of the server it reads: the
+ *     "entitlements" and "restore" calls (the event comes before their answer) and the
+ *     refresh after every delivery (after the "purchase" answer or event, usually; do not
+ *     rely on the order). Only a server answer (isCached false) that differs from what the
+ *     client knew of that player is told; nothing known counts as no entitlement.
  *   - {"event": "eventsDropped", "count": N}: N updates were dropped because the queue was
- *     full (call answers are never dropped: see sk_call). Nothing is lost on the server or
- *     in the journal; ask pendingDeliveries or entitlements again.
+ *     full (call answers are never dropped: see sk_call). It is queued by the first poll
+ *     that makes room. Nothing is lost on the server or in the journal; ask
+ *     pendingDeliveries or entitlements again.
  *
  *   PURCHASE (the result of "purchase", and the payload of the "purchase" event):
  *     {"status": "delivered" | "pending" | "cancelled" | "failed",
@@ -77,8 +90,9 @@
  *   invalid_config       sk_open: config_json is not a JSON object with the fields below
  *   invalid_params       a field is missing or has the wrong type (the message names it)
  *   unknown_method       no such method
- *   store_unavailable    sk_open: the store asked for is not in this build (today
- *                        "storekit2" and "storekit1": use "emulator")
+ *   store_unavailable    sk_open: the store asked for cannot be used here; on Linux,
+ *                        "storekit2" and "storekit1" without the STOREKEEPER_STOREKIT_*
+ *                        variables (see sk_open; the message names the one at fault)
  *   data_directory       sk_open: the data directory cannot be created
  *   not_running          call "start" first, once; or the client is closing
  *   no_player_signed_in  "purchase" before "signIn"
@@ -117,8 +131,17 @@ const char *sk_version(void);
  *                     entitlement cache live; created if missing. Keep it for the life of
  *                     the install: it is what lets a purchase survive a crash. One open
  *                     client per directory.
- *   "store"           "storekit2" (the default), "storekit1" or "emulator". This build
- *                     answers "storekit2" and "storekit1" with store_unavailable.
+ *   "store"           "storekit2" (the default): StoreKit 2 (Product, Transaction;
+ *                     StoreKit 1 below iOS 15 and macOS 12); "storekit1": StoreKit 1
+ *                     (SKPaymentQueue, the app receipt); "emulator": the StoreKeeper
+ *                     emulator's device API, for tests.
+ *                     On Linux, StoreKit is StoreKeeper's StoreKit for Linux over the
+ *                     emulator, configured by the process's environment, which must be set
+ *                     before sk_open (else store_unavailable) and stay set:
+ *                     STOREKEEPER_STOREKIT_URL (the emulator's root URL, e.g. that of
+ *                     `storekeeper serve --dev`), STOREKEEPER_STOREKIT_DEVICE (the emulated
+ *                     device's id) and STOREKEEPER_STOREKIT_DATA (the device's local
+ *                     directory: app receipt, pinned root). One device per process.
  *   "emulatorURL"     string, with "emulator": the StoreKeeper emulator's base URL
  *                     (`storekeeper serve --dev` or `storekeeper emulator`)
  *   "deviceId"        string, with "emulator": the emulated phone
@@ -172,7 +195,9 @@ sk_client *sk_open(const char *config_json, char **error_json);
  *               "environment"}], "entitledIds": [string], "isCached": bool, "fetchedAt",
  *               "refreshFailure"}
  *               The server's answer, or the cache beside the journal when it cannot answer
- *               (isCached true, refreshFailure says why) or refresh is false.
+ *               (isCached true, refreshFailure says why) or refresh is false. A server
+ *               answer that changes what the client knew is also told, just before, as an
+ *               "entitlementsChanged" event.
  *   "pendingDeliveries" {} -> {"purchases": [RECORD]}
  *               Orders paid for (or waiting for Ask to Buy) that the server has not
  *               delivered yet: show "your purchase is on its way".
