@@ -21,6 +21,11 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
     private var unfinished: [String: SKPaymentTransaction] = [:]
     /// `finish` calls waiting for the queue to show a transaction, by transaction id.
     private var awaited: [String: [CheckedContinuation<Bool, Never>]] = [:]
+    /// Finishes expected to end in `paymentQueue(_:removedTransactions:)`, by transaction
+    /// id: whether the queue removed it already.
+    private var removals: [String: Bool] = [:]
+    /// `finish` calls waiting for the queue to remove a transaction, by transaction id.
+    private var removalWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var updates: [UUID: AsyncStream<StoreTransaction>.Continuation] = [:]
     private var promotions: [UUID: AsyncStream<PromotedPurchase>.Continuation] = [:]
 
@@ -90,6 +95,48 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
         }
     }
 
+    /// Notes that a finish of `transactionId` is about to be asked, so that its removal is
+    /// caught even if it comes before ``waitForRemoval(of:timeout:)``.
+    func expectRemoval(of transactionId: String) {
+        lock.withLock { removals[transactionId] = false }
+    }
+
+    /// Forgets an expected removal (nothing was finished).
+    func forgetRemoval(of transactionId: String) {
+        lock.withLock { removals[transactionId] = nil }
+    }
+
+    /// Waits until the queue removed the transaction (the App Store heard of its finish),
+    /// at most `timeout`.
+    func waitForRemoval(of transactionId: String, timeout: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let removed = lock.withLock {
+                guard removals[transactionId] != true else {
+                    removals[transactionId] = nil
+                    return true
+                }
+                removalWaiters[transactionId, default: []].append(continuation)
+                return false
+            }
+            if removed {
+                continuation.resume()
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.resumeRemovalWaiters(transactionId)
+            }
+        }
+    }
+
+    private func resumeRemovalWaiters(_ transactionId: String) {
+        let waiters = lock.withLock {
+            removals[transactionId] = nil
+            return removalWaiters.removeValue(forKey: transactionId) ?? []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Transactions that arrive outside a purchase call, starting with the unfinished ones
     /// the queue already showed.
     func transactionUpdates() -> AsyncStream<StoreTransaction> {
@@ -155,6 +202,20 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
             @unknown default:
                 continue
             }
+        }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {
+        for id in transactions.compactMap(\.transactionIdentifier) {
+            let waiting = lock.withLock { () -> Bool in
+                guard removals[id] != nil else { return false }
+                guard removalWaiters[id] != nil else {
+                    removals[id] = true
+                    return false
+                }
+                return true
+            }
+            if waiting { resumeRemovalWaiters(id) }
         }
     }
 

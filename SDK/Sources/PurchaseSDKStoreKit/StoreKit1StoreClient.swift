@@ -65,20 +65,30 @@ public final class StoreKit1StoreClient: StoreClient {
 
     /// Finishes the transaction the observer was shown, or else the one the payment queue
     /// holds, or else the one the queue shows within ``finishWait`` (just after a launch the
-    /// queue has not polled yet). One that never comes was finished already: StoreKit shows
-    /// every unfinished transaction to the observers it has.
+    /// queue has not polled yet), and returns once the queue removed it (the App Store heard
+    /// of the finish) or ``finishWait`` passed. One that never comes was finished already:
+    /// StoreKit shows every unfinished transaction to the observers it has.
     public func finish(transactionId: String) async throws {
-        guard !observer.finish(transactionId: transactionId) else { return }
-        let queued = await MainActor.run {
-            let queue = SKPaymentQueue.default()
-            let held = queue.transactions.filter {
-                $0.transactionIdentifier == transactionId && $0.transactionState == .purchased
+        observer.expectRemoval(of: transactionId)
+        var finishing = observer.finish(transactionId: transactionId)
+        if !finishing {
+            finishing = await MainActor.run {
+                let queue = SKPaymentQueue.default()
+                let held = queue.transactions.filter {
+                    $0.transactionIdentifier == transactionId && $0.transactionState == .purchased
+                }
+                for transaction in held { queue.finishTransaction(transaction) }
+                return !held.isEmpty
             }
-            for transaction in held { queue.finishTransaction(transaction) }
-            return !held.isEmpty
         }
-        guard !queued else { return }
-        _ = await observer.finishWhenShown(transactionId: transactionId, timeout: finishWait)
+        if !finishing {
+            finishing = await observer.finishWhenShown(transactionId: transactionId, timeout: finishWait)
+        }
+        if finishing {
+            await observer.waitForRemoval(of: transactionId, timeout: finishWait)
+        } else {
+            observer.forgetRemoval(of: transactionId)
+        }
     }
 
     /// The app receipt; `refresh`, or a missing receipt, asks for a new one with

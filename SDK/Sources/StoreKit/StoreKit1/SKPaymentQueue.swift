@@ -95,7 +95,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Completes a pending transaction.
+    /// Completes a pending transaction. The observers hear of it in
+    /// `paymentQueue(_:removedTransactions:)` once the App Store (the emulator) has: a
+    /// purchased or restored transaction is finished there first.
     open func finishTransaction(_ transaction: SKPaymentTransaction) {
         let reference = MainQueueReference(transaction)
         onMain { queue in
@@ -106,17 +108,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 return queue.queued.count != count
             }
             guard removed else { return }
-            if let id = transaction.transactionIdentifier,
+            guard let id = transaction.transactionIdentifier,
                 transaction.transactionState == .purchased || transaction.transactionState == .restored
-            {
-                DispatchQueue.global().async {
-                    guard let client = try? StoreKit1Call.client() else { return }
+            else {
+                queue.notifyRemoved(transaction)
+                return
+            }
+            DispatchQueue.global().async {
+                if let client = try? StoreKit1Call.client() {
                     try? client.finish(transactionId: id)
                     try? ReceiptFile.refresh(client)
                 }
-            }
-            for observer in queue.transactionObservers {
-                observer.paymentQueue(queue, removedTransactions: [transaction])
+                DispatchQueue.main.async { queue.notifyRemoved(reference.object) }
             }
         }
     }
@@ -338,6 +341,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         restored.transactionDate = Self.purchaseDate(of: item.signedTransaction)
         restored.original = original
         return restored
+    }
+
+    /// On the main queue: tells the observers the transaction left the queue.
+    private func notifyRemoved(_ transaction: SKPaymentTransaction) {
+        for observer in transactionObservers {
+            observer.paymentQueue(self, removedTransactions: [transaction])
+        }
     }
 
     private func notifyUpdated(_ transactions: [SKPaymentTransaction]) {
