@@ -32,6 +32,12 @@ struct ABIError: Error, Encodable, Sendable {
             self.init(code: "invalid_params", message: Self.describe(error))
         case is EmulatorClientError:
             self.init(code: "store_error", message: "the store failed: \(error)")
+        case ServerCallError.retryable(let reason):
+            self.init(
+                code: "server_unreachable",
+                message: "the purchase server did not answer (\(reason)); call again when it is back")
+        case ServerCallError.rejected(let reason, let message):
+            self.init(code: "server_refused", message: "\(reason): \(message)")
         case is JournalError:
             self.init(code: "journal_error", message: "the journal could not be used: \(error)")
         default:

@@ -97,6 +97,11 @@
  *   not_running          call "start" first, once; or the client is closing
  *   no_player_signed_in  "purchase" before "signIn"
  *   store_error          the store failed (products, purchase, restore)
+ *   server_unreachable   the purchase server did not answer (offline, timed out, 5xx):
+ *                        "restore" and "entitlements" answer it after their retries; call
+ *                        again later
+ *   server_refused       the purchase server refused the call for good; the message starts
+ *                        with its stable reason
  *   journal_error        the journal could not be written (disk full, permissions)
  *   internal             anything else; the message says what
  *   A "purchase" waiting for the server never fails for that: it retries until the server
