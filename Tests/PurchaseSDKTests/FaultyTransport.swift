@@ -74,7 +74,7 @@ enum FaultRoutes {
                     byteBuffer: ByteBuffer(string: #"{"error":"injected_fault","message":"injected by the test"}"#)))
         }
         router.post("test/stall") { _, _ -> Response in
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(10))
             return Response(status: .serviceUnavailable)
         }
     }
