@@ -44,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "storekeeper")
+        try ListeningAddress.checkFree(host: dev ? "127.0.0.1" : hostname, port: port)
         if dev {
             try await runDevelopment(logger: logger)
         } else {
@@ -118,21 +119,26 @@ struct ServeCommand: AsyncParsableCommand {
                 "\nSupport console: \(base)/console/ (sign in as \(DevAdmin.name), password \($0))"
             } ?? ""
         let token = PlayerTokenVerifier.issue(
-            playerId: "alice", secret: configuration.playerTokenSecret ?? "", lifetime: 7 * 86_400)
+            playerId: "alice", secret: configuration.playerTokenSecret ?? "",
+            lifetime: PlayerTokenVerifier.developmentLifetime)
         return """
             StoreKeeper dev server on \(base) (ledger \(options.redactedDatabaseURL), emulator data in \(devDataDir))
             The App Store emulator answers on the same port: \(base)/emulator/v1, \(base)/sandbox.\(console)
 
-            Try a purchase as player "alice" (token valid 7 days; `storekeeper token --player NAME` makes more):
+            Try a purchase as player "alice" (token valid 7 days; `storekeeper token --player NAME` makes more;
+            the commands use curl and jq):
               export TOKEN=\(token)
               curl -s \(base)/v1/products
-              curl -s -X POST \(base)/v1/orders -H "Authorization: Bearer $TOKEN" -d '{"productId":"coins100"}'
-              # pay on an emulated device, with the order's appAccountToken:
-              curl -s -X POST \(base)/emulator/v1/devices/phone1/purchases \\
-                   -d '{"productId":"coins100","appAccountToken":"<appAccountToken>"}'
-              # report the signedTransaction the device got (the emulator's notification may deliver first):
+              # an order; its appAccountToken binds the payment to alice:
+              APP_ACCOUNT_TOKEN=$(curl -s -X POST \(base)/v1/orders -H "Authorization: Bearer $TOKEN" \\
+                   -d '{"productId":"coins100"}' | jq -r .appAccountToken)
+              # pay on an emulated device (no app receipt: StoreKit 2 reports the signed transaction):
+              JWS=$(curl -s -X POST \(base)/emulator/v1/devices/phone1/purchases \\
+                   -d "{\\"productId\\":\\"coins100\\",\\"appAccountToken\\":\\"$APP_ACCOUNT_TOKEN\\",\\"includeAppReceipt\\":false}" \\
+                   | jq -r .signedTransaction)
+              # report it (the emulator's notification may have delivered it first: then already_delivered):
               curl -s -X POST \(base)/v1/purchases -H "Authorization: Bearer $TOKEN" \\
-                   -d '{"signedTransaction":"<signedTransaction>"}'
+                   -d "{\\"signedTransaction\\":\\"$JWS\\"}" | jq .
               curl -s \(base)/v1/players/me/wallet -H "Authorization: Bearer $TOKEN"
               curl -s \(base)/v1/admin/players/alice/timeline -H "Authorization: Bearer \(configuration.adminKey ?? "")"
 

@@ -15,8 +15,10 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "The shared secret; STOREKEEPER_PLAYER_TOKEN_SECRET, else dev-player-secret.")
     var secret: String?
 
-    @Option(help: "Lifetime in seconds.")
-    var lifetime: Double = 3_600
+    /// `.unconditional`: a negative lifetime (`--lifetime -60`, an expired token for tests)
+    /// is a value, not an option.
+    @Option(parsing: .unconditional, help: "Lifetime in seconds (7 days, as serve --dev's token; negative: expired).")
+    var lifetime: Double = PlayerTokenVerifier.developmentLifetime
 
     func validate() throws {
         // A negative lifetime is allowed: it makes an expired token, for tests.

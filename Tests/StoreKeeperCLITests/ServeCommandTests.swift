@@ -38,6 +38,24 @@ struct ServeCommandTests {
         #expect(second.terminate() == 0)
     }
 
+    /// The token lasts as long as `serve --dev`'s banner token (7 days) unless told
+    /// otherwise, and a negative lifetime is a value (an expired token), not a missing one.
+    @Test func tokenLifetimes() async throws {
+        func expiry(_ arguments: [String]) async throws -> TimeInterval {
+            let output = try await CommandLineRunner.run(["token", "--player", "alice"] + arguments)
+            #expect(output.status == 0, "\(arguments): \(output.stderr)")
+            let payload = try #require(output.stdout.split(separator: ".").dropFirst().first)
+            var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            let claims = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: base64)))
+            let exp = try #require((claims as? [String: Any])?["exp"] as? NSNumber)
+            return exp.doubleValue - Date().timeIntervalSince1970
+        }
+        #expect(abs(try await expiry([]) - 7 * 86_400) < 120)
+        #expect(abs(try await expiry(["--lifetime", "-60"]) + 60) < 120)
+        #expect(abs(try await expiry(["--lifetime=600"]) - 600) < 120)
+    }
+
     @Test func tokenRefusesAPlayerIdTheServerWouldRefuse() async throws {
         for player in ["jose\u{301}", "b\u{200B}ob", "ｂｏｂ", "bob "] {
             let output = try await CommandLineRunner.run(["token", "--player", player])

@@ -58,6 +58,10 @@ public struct PlayerTokenVerifier: Sendable {
         IdentifierRule.problem(with: playerId, maximumLength: IdentifierKind.playerId.maximumLength)
     }
 
+    /// How long the tokens `storekeeper token` and `serve --dev`'s banner print stay valid:
+    /// 7 days, long enough for a week of trying things by hand.
+    public static let developmentLifetime: TimeInterval = 7 * 86_400
+
     /// Issues a token for `playerId`, as a game's login server would: for `--dev`, tests and
     /// the load generator.
     public static func issue(playerId: String, secret: String, lifetime: TimeInterval = 3_600, now: Date = Date())
