@@ -30,18 +30,22 @@ extension AppStoreEmulator {
     /// All Subscription Statuses answers them; no group before the account's first purchase.
     public func subscriptionStatuses(deviceId: String) throws -> StatusResponse {
         let device = state.device(deviceId)
-        // Each device of the account keeps an app transaction of its own here; the
-        // account's statuses are theirs together, one group each.
+        // Each device of the account may keep an app transaction of its own here; the
+        // account's statuses are theirs together, one group each, each chain once.
         var groups: [String: [LastTransactionsItem]] = [:]
         var order: [String] = []
         var known: Set<String> = []
+        var chains: Set<String> = []
         for member in state.deviceIds(ofAccount: device.appleAccount).sorted() {
             let id = state.appTransactionId(deviceId: member, environment: device.environment)
             guard state.appTransactions[id] != nil, known.insert(id).inserted else { continue }
             for group in try subscriptionStatuses(id, environment: device.environment).data ?? [] {
                 let name = group.subscriptionGroupIdentifier ?? ""
                 if groups[name] == nil { order.append(name) }
-                groups[name, default: []] += group.lastTransactions ?? []
+                // A chain is listed once, whichever device's app transaction finds it.
+                groups[name, default: []] += (group.lastTransactions ?? []).filter {
+                    chains.insert($0.originalTransactionId ?? "").inserted
+                }
             }
         }
         return StatusResponse(
