@@ -231,13 +231,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             var adopted: [SKPaymentTransaction] = []
             for item in unfinished where !deferred.contains(item.productId) && charging[item.productId] == nil {
                 guard known.insert(Self.knownKey(item.transactionId)).inserted else { continue }
-                let payment = SKMutablePayment()
-                payment.productIdentifier = item.productId
-                payment.applicationUsername = item.appAccountToken
-                let transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchased)
-                transaction.transactionIdentifier = item.transactionId
-                transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
-                adopted.append(transaction)
+                adopted.append(Self.purchased(item))
             }
             queued += adopted
             return adopted
@@ -289,20 +283,29 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }
             }) {
                 transaction = deferred
+                transaction.transactionIdentifier = item.transactionId
+                transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
+                transaction.transactionState = .purchased
             } else {
-                let payment = SKMutablePayment()
-                payment.productIdentifier = item.productId
-                payment.applicationUsername = item.appAccountToken
-                transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchased)
+                transaction = Self.purchased(item)
                 locked { queued.append(transaction) }
             }
-            transaction.transactionIdentifier = item.transactionId
-            transaction.transactionDate = Self.purchaseDate(of: item.signedTransaction)
-            transaction.transactionState = .purchased
             locked { _ = known.insert(Self.knownKey(item.transactionId)) }
             updated.append(transaction)
         }
         if !updated.isEmpty { notifyUpdated(updated) }
+    }
+
+    /// A purchased transaction the app did not pay for in this queue (an earlier launch's,
+    /// an approved Ask to Buy, a purchase outside the app), as the emulator lists it.
+    private static func purchased(_ item: EmulatorWire.DeviceTransaction) -> SKPaymentTransaction {
+        let payment = SKMutablePayment()
+        payment.productIdentifier = item.productId
+        payment.applicationUsername = item.appAccountToken
+        let transaction = SKPaymentTransaction(payment: payment.snapshot(), state: .purchased)
+        transaction.transactionIdentifier = item.transactionId
+        transaction.transactionDate = purchaseDate(of: item.signedTransaction)
+        return transaction
     }
 
     /// On the main queue: asks the observers about each promoted product
