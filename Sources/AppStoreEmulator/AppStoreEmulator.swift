@@ -32,17 +32,15 @@ public actor AppStoreEmulator {
     /// The renewal clock, while it runs.
     var subscriptionClock: Task<Void, Never>?
 
-    /// The longest subscription or grace period a catalog may give: 10 years of 365.25 days.
-    static let longestPeriodSeconds: Int64 = 3_652 * 86_400 + 43_200
-
     /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
     /// on first use, and resumes delivering notifications that were not delivered.
     ///
     /// - Throws: ``EmulatorError`` `invalid_configuration` when the configuration's
     ///   `timeScale` is not finite or is negative, its `subscriptionTimeScale` is not
-    ///   finite, positive and at most 1, or a product's `subscriptionPeriodSeconds` or
-    ///   `gracePeriodSeconds` is not positive or longer than 10 years; the error of reading or creating the
-    ///   data directory's files.
+    ///   finite, positive and at most 1, or its catalog holds a product it cannot sell (an
+    ///   empty product id, a negative price, a group level outside 1…1000, or a
+    ///   `subscriptionPeriodSeconds` or `gracePeriodSeconds` that is not positive or longer
+    ///   than 10 years); the error of reading or creating the data directory's files.
     public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
         guard configuration.timeScale.isFinite, configuration.timeScale >= 0 else {
             throw EmulatorError(
@@ -56,17 +54,8 @@ public actor AppStoreEmulator {
                 "subscriptionTimeScale must be finite, positive and at most 1, not \(configuration.subscriptionTimeScale)"
             )
         }
-        for product in configuration.catalog.products {
-            for (name, seconds) in [
-                ("subscriptionPeriodSeconds", product.subscriptionPeriodSeconds),
-                ("gracePeriodSeconds", product.gracePeriodSeconds),
-            ] {
-                guard let seconds, !(1...Self.longestPeriodSeconds).contains(seconds) else { continue }
-                throw EmulatorError(
-                    "invalid_configuration",
-                    "\(product.productId)'s \(name) must be positive and at most 10 years "
-                        + "(\(Self.longestPeriodSeconds) s), not \(seconds)")
-            }
+        if let problem = configuration.catalog.products.lazy.compactMap(\.problem).first {
+            throw EmulatorError("invalid_configuration", problem)
         }
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

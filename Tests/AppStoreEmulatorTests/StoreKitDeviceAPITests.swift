@@ -94,6 +94,27 @@ struct StoreKitDeviceAPITests {
                 ]))
             #expect(refused.status == .badRequest)
             #expect(fixture.emulator.catalog.product("ok") == nil)
+
+            for level in [0, -1, 1_001, Int.max] {
+                let badLevel = try await client.execute(
+                    uri: "/emulator/v1/products", method: .put,
+                    body: JSON.body([
+                        EmulatorProduct(
+                            productId: "vip.level", type: .autoRenewable, price: 990,
+                            subscriptionGroupIdentifier: "20000009", subscriptionGroupLevel: level)
+                    ]))
+                #expect(badLevel.status == .badRequest)
+                #expect(String(buffer: badLevel.body).contains("subscriptionGroupLevel must be 1 to 1000"))
+            }
+            let pastInt = try await client.execute(
+                uri: "/emulator/v1/products", method: .put,
+                body: ByteBuffer(
+                    string:
+                        #"[{"productId":"vip.level","type":"Auto-Renewable Subscription","price":990,"currency":"USD","#
+                        + #""subscriptionGroupLevel":1466833547823913631744}]"#))
+            #expect(pastInt.status == .badRequest)
+            #expect(String(buffer: pastInt.body).contains("malformed_body"))
+            #expect(fixture.emulator.catalog.product("vip.level") == nil)
         }
     }
 }

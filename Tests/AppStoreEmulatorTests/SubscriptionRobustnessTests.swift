@@ -86,6 +86,22 @@ struct SubscriptionRobustnessTests {
         #expect(refused?.code == "invalid_configuration")
     }
 
+    @Test(arguments: [0, 1_001, Int.min])
+    func groupLevelsOutsideTheRangeAreRefusedAtStart(level: Int) async throws {
+        let catalog = EmulatorCatalog(
+            products: EmulatorCatalog.sample.products + [
+                EmulatorProduct(
+                    productId: "odd.level", type: .autoRenewable, price: 990, subscriptionGroupIdentifier: "20000009",
+                    subscriptionGroupLevel: level)
+            ])
+        let refused = await #expect(throws: EmulatorError.self) {
+            let fixture = try await EmulatorFixture(catalog: catalog)
+            fixture.remove()
+        }
+        #expect(refused?.code == "invalid_configuration")
+        #expect(refused?.message.contains("subscriptionGroupLevel must be 1 to 1000") == true)
+    }
+
     @Test func tenYearPeriodsOnTheFullScaleAreAccepted() async throws {
         let catalog = EmulatorCatalog(
             products: EmulatorCatalog.sample.products + [

@@ -11,27 +11,14 @@ extension AppStoreEmulator {
     /// catalog again.
     ///
     /// - Returns: The catalog after the change.
-    /// - Throws: ``EmulatorError`` `invalid_product` for an empty product id, a negative
-    ///   price, or a subscription or grace period that is not positive or is longer than
-    ///   10 years; nothing is added then.
+    /// - Throws: ``EmulatorError`` `invalid_product` for a product the catalog cannot sell
+    ///   (an empty product id, a negative price, a group level outside 1…1000, or a
+    ///   subscription or grace period that is not positive or is longer than 10 years);
+    ///   nothing is added then.
     @discardableResult
     public nonisolated func addProducts(_ products: [EmulatorProduct]) throws -> EmulatorCatalog {
-        for product in products {
-            guard !product.productId.isEmpty else {
-                throw EmulatorError("invalid_product", "a product id must not be empty")
-            }
-            guard product.price >= 0 else {
-                throw EmulatorError("invalid_product", "\(product.productId)'s price must not be negative")
-            }
-            for (name, seconds) in [
-                ("subscriptionPeriodSeconds", product.subscriptionPeriodSeconds),
-                ("gracePeriodSeconds", product.gracePeriodSeconds),
-            ] {
-                guard let seconds, !(1...Self.longestPeriodSeconds).contains(seconds) else { continue }
-                throw EmulatorError(
-                    "invalid_product",
-                    "\(product.productId)'s \(name) must be positive and at most 10 years, not \(seconds)")
-            }
+        if let problem = products.lazy.compactMap(\.problem).first {
+            throw EmulatorError("invalid_product", problem)
         }
         return catalogBox.upsert(products)
     }

@@ -59,6 +59,31 @@ extension EmulatorProduct {
 }
 
 extension EmulatorProduct {
+    /// The longest subscription or grace period a catalog may give: 10 years of 365.25 days.
+    static let longestPeriodSeconds: Int64 = 3_652 * 86_400 + 43_200
+
+    /// The lowest level (highest number) a subscription group may give a product.
+    static let lowestGroupLevel = 1_000
+
+    /// Why the catalog cannot sell this product, or `nil` when it can: an empty product
+    /// id, a negative price, a group level outside 1…``lowestGroupLevel``, or a
+    /// subscription or grace period that is not positive or is longer than 10 years.
+    var problem: String? {
+        guard !productId.isEmpty else { return "a product id must not be empty" }
+        guard price >= 0 else { return "\(productId)'s price must not be negative" }
+        if let level = subscriptionGroupLevel, !(1...Self.lowestGroupLevel).contains(level) {
+            return "\(productId)'s subscriptionGroupLevel must be 1 to \(Self.lowestGroupLevel), not \(level)"
+        }
+        for (name, seconds) in [
+            ("subscriptionPeriodSeconds", subscriptionPeriodSeconds), ("gracePeriodSeconds", gracePeriodSeconds),
+        ] {
+            guard let seconds, !(1...Self.longestPeriodSeconds).contains(seconds) else { continue }
+            return
+                "\(productId)'s \(name) must be positive and at most 10 years (\(Self.longestPeriodSeconds) s), not \(seconds)"
+        }
+        return nil
+    }
+
     /// The price of `quantity` units, in milliunits of ``currency``.
     ///
     /// - Throws: ``EmulatorError`` `price_overflow` when the total does not fit in `Int64`
