@@ -1,5 +1,6 @@
 /// Errors the ledger reports itself (database errors are passed through, PostgreSQL's as
-/// ``database(message:sqlState:)``).
+/// ``database(message:sqlState:)``), and the faults of its storage, classified in one place
+/// for both databases as ``storageUnavailable(_:detail:)``.
 public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// A store URL that is not `sqlite:PATH`, `sqlite::memory:` or `postgres://…`.
     case invalidStoreURL(String, reason: String)
@@ -24,6 +25,17 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     case corruptRow(String)
     /// The PostgreSQL server refused a statement.
     case database(message: String, sqlState: String?)
+    /// The database cannot serve now through no fault of the operation (a full disk, an I/O
+    /// error, a read-only or unopenable file, an unreachable server); nothing was written,
+    /// and the same operation succeeds once operators fixed the fault. `detail` is the
+    /// database's code and its generic text, for logs: never a path or a statement.
+    case storageUnavailable(StorageFault, detail: String)
+
+    /// The storage fault this error is, if it is one.
+    public var storageFault: StorageFault? {
+        if case .storageUnavailable(let fault, _) = self { return fault }
+        return nil
+    }
 
     /// Whether a statement refused with this SQLSTATE may succeed when run again
     /// (serialization failure, deadlock).
@@ -50,6 +62,7 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):
             "database error\(sqlState.map { " \($0)" } ?? ""): \(message)"
+        case .storageUnavailable(let fault, let detail): "storage unavailable (\(fault.rawValue)): \(detail)"
         }
     }
 }

@@ -82,15 +82,21 @@ extension PSQLError {
     /// deadlock).
     var isTransient: Bool { LedgerError.isTransient(sqlState) }
 
-    /// The error as the ledger reports it: the server's message and SQLSTATE, or the
-    /// client's detailed description.
+    /// The error as the ledger reports it: a storage fault (``StorageFault/init(sqlState:)``)
+    /// as ``LedgerError/storageUnavailable(_:detail:)``, and a failure of the connection
+    /// (no server answer) as ``StorageFault/unreachable``, each with the server's SQLSTATE
+    /// and message or the client's detailed description; any other refusal with the server's
+    /// message and SQLSTATE.
     var ledgerError: LedgerError {
         if let message = serverInfo?[.message] {
             var text = message
             if let detail = serverInfo?[.detail] { text += " (\(detail))" }
+            if let fault = StorageFault(sqlState: sqlState) {
+                return .storageUnavailable(fault, detail: "PostgreSQL \(sqlState ?? ""): \(text)")
+            }
             return .database(message: text, sqlState: sqlState)
         }
-        return .database(message: "\(code): \(String(reflecting: underlying ?? self))", sqlState: nil)
+        return .storageUnavailable(.unreachable, detail: "\(code): \(String(reflecting: underlying ?? self))")
     }
 }
 
@@ -105,5 +111,25 @@ extension Date {
     var clampedToPostgres: Date {
         if timeIntervalSince1970.isNaN { return Date(timeIntervalSince1970: 0) }
         return min(max(self, Self.postgresRange.lowerBound), Self.postgresRange.upperBound)
+    }
+}
+
+extension StorageFault {
+    /// The storage fault a PostgreSQL SQLSTATE is, or `nil` for a refusal of the statement
+    /// itself: disk full (`53100`) and I/O error (`58030`); a read-only transaction (`25006`,
+    /// a standby); a connection exception (class `08`), an administrator's or crash shutdown,
+    /// or a server not yet accepting connections (`57P01` to `57P03`), or another lack of
+    /// resources (class `53`: memory, connections) as ``unreachable``.
+    init?(sqlState: String?) {
+        guard let sqlState else { return nil }
+        switch sqlState {
+        case "53100": self = .full
+        case "58030": self = .ioError
+        case "25006": self = .readOnly
+        case "57P01", "57P02", "57P03": self = .unreachable
+        default:
+            guard sqlState.hasPrefix("08") || sqlState.hasPrefix("53") else { return nil }
+            self = .unreachable
+        }
     }
 }

@@ -88,6 +88,14 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     var dialect: LedgerSQL.Dialect { .sqlite }
 
     public func migrate() async throws {
+        do {
+            try await runMigrations()
+        } catch {
+            throw LedgerError.classifyingSQLite(error)
+        }
+    }
+
+    private func runMigrations() async throws {
         let applied = Date()
         try await writer.write { db in
             try db.execute(
@@ -118,12 +126,26 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         try writer.close()
     }
 
+    // Reads and writes report a full disk, an I/O error, a read-only or unopenable file as
+    // ``LedgerError/storageUnavailable(_:detail:)`` (``LedgerError/classifyingSQLite(_:)``):
+    // the catch costs nothing on the way of an operation that succeeds.
+
     func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await writer.unsafeRead { db in try db.inLedgerTransaction(.deferred) { try db.perform(operation) } }
+        do {
+            return try await writer.unsafeRead { db in
+                try db.inLedgerTransaction(.deferred) { try db.perform(operation) }
+            }
+        } catch {
+            throw LedgerError.classifyingSQLite(error)
+        }
     }
 
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
-        try await groupCommit.perform { [hook] db in try db.perform(operation, hook: hook) }
+        do {
+            return try await groupCommit.perform { [hook] db in try db.perform(operation, hook: hook) }
+        } catch {
+            throw LedgerError.classifyingSQLite(error)
+        }
     }
 
     func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
