@@ -36,6 +36,8 @@ public struct PurchaseServer: Sendable {
     let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
     let reconcilerLeaseHolder = Reconciler.makeLeaseHolder()
+    /// `/healthz`'s write check, made at most once a second.
+    let writeProbe: LedgerWriteProbe
     let logger: Logger
 
     /// Creates a server.
@@ -71,6 +73,7 @@ public struct PurchaseServer: Sendable {
         }
         self.configuration = configuration
         self.store = store
+        self.writeProbe = LedgerWriteProbe(store: store)
         self.metrics = metrics
         self.logger = logger
         self.authenticator = RequestAuthenticator(

@@ -99,10 +99,18 @@ struct ConsoleCore: Sendable {
     }
 
     /// The error page for anything a handler threw: a ``ConsoleError`` as it says,
-    /// anything else logged and answered `unexpected` (500).
+    /// anything else logged and answered: the ledger's errors (a full disk, an unreachable
+    /// database) `storage_unavailable` (503 with `Retry-After`), others `unexpected` (500).
     func respond(thrown error: any Error, chrome: ConsoleChrome) -> Response {
         if let error = error as? ConsoleError { return respond(error, chrome: chrome) }
         logger.error("console request failed", metadata: ["path": "\(chrome.location)", "error": "\(error)"])
+        if error is LedgerError {
+            return respond(
+                ConsoleError(
+                    code: "storage_unavailable", status: .serviceUnavailable, retryAfter: StorageFault.retryAfterSeconds
+                ),
+                chrome: chrome)
+        }
         return respond(ConsoleError(code: "unexpected", status: .internalServerError), chrome: chrome)
     }
 

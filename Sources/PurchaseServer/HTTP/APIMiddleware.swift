@@ -3,8 +3,10 @@ import Ledger
 import Logging
 
 /// Wraps every request: answers any error that is not already an HTTP answer with a JSON
-/// `storage_unavailable` (503, the ledger failed) or `internal_error` (500) instead of an
-/// empty 500, logs it without the request body, and records the route's status and latency.
+/// `storage_unavailable` (503 with `Retry-After`, the ledger failed: ``LedgerError``, which
+/// holds the storage faults ``StorageFault`` of both databases) or `internal_error` (500)
+/// instead of an empty 500, logs it without the request body, and records the route's
+/// status and latency.
 struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
@@ -20,12 +22,18 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             record(context, status: Int(error.status.code), since: start)
             throw error
         } catch {
-            logger.error(
-                "request failed", metadata: ["path": .string(request.uri.path), "error": .string("\(error)")])
             let answer =
                 error is LedgerError
                 ? ServerError.storageUnavailable("the database failed; retry later")
                 : ServerError("internal_error", "the server failed; retry later", status: .internalServerError)
+            // One line per distinct failure (route, code, error) and interval: the log
+            // handler counts repeats (``RepeatedLogLines``, which ignores `path`).
+            logger.error(
+                "request failed",
+                metadata: [
+                    "route": .string(context.endpointPath ?? "unmatched"), "code": .string(answer.code),
+                    "path": .string(request.uri.path), "error": .string("\(error)"),
+                ])
             record(context, status: Int(answer.status.code), since: start)
             return try answer.response(from: request, context: context)
         }

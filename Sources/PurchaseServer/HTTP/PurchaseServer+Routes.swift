@@ -42,9 +42,10 @@ extension PurchaseServer {
             } catch {
                 answers = false
             }
-            return APIResponse.json(
-                HealthBody(databaseAnswers: answers, additionalRoots: self.additionalRootSubjects),
-                status: answers ? .ok : .serviceUnavailable)
+            let writable = answers ? await self.writeProbe.writable() : false
+            let health = HealthBody(
+                databaseAnswers: answers, writable: writable, additionalRoots: self.additionalRootSubjects)
+            return APIResponse.json(health, status: health.status == "ok" ? .ok : .serviceUnavailable)
         }
         router.get("metrics") { _, _ -> Response in
             Response(

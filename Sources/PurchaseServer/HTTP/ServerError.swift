@@ -102,8 +102,14 @@ extension ServerError {
         ServerError("apple_unavailable", message, status: .serviceUnavailable)
     }
 
-    /// The database failed; nothing was changed and the request can be retried.
+    /// The database failed (a full disk, an unwritable file, an unreachable server); nothing
+    /// was changed and the request can be retried, after ``storageRetryAfterSeconds``
+    /// (`Retry-After`).
     static func storageUnavailable(_ message: String) -> ServerError {
-        ServerError("storage_unavailable", message, status: .serviceUnavailable)
+        ServerError(
+            "storage_unavailable", message, status: .serviceUnavailable, retryAfterSeconds: storageRetryAfterSeconds)
     }
+
+    /// The `Retry-After` of every `storage_unavailable` answer.
+    static let storageRetryAfterSeconds = StorageFault.retryAfterSeconds
 }
