@@ -42,6 +42,8 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.")
     var hostname: String = "127.0.0.1"
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard timeScale > 0, timeScale.isFinite else { throw ValidationError("--time-scale must be a positive number") }

@@ -20,6 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServerOptions
 
+    @OptionGroup var logging: LoggingOptions
+
     @Option(help: "The port to listen on.")
     var port: Int = 8080
 

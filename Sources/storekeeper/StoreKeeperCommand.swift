@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import StoreKeeperLogging
 
 /// `storekeeper`: StoreKeeper's command line.
@@ -20,11 +19,12 @@ struct StoreKeeperCommand: AsyncParsableCommand {
     )
 
     /// Runs the command line with StoreKeeper's exit statuses and its log lines
-    /// (``EscapingLogHandler``: nothing a client sends can forge one).
+    /// (``EscapingLogHandler``: nothing a client sends can forge one), in the format of the
+    /// command's `--log-format` (``LoggingOptions``), text otherwise.
     static func main() async {
-        LoggingSystem.bootstrap(EscapingLogHandler.standardError)
         do {
             var command = try parseAsRoot()
+            StandardErrorLog.bootstrap(format: logFormat(of: command))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -42,6 +42,12 @@ struct StoreKeeperCommand: AsyncParsableCommand {
             Foundation.exit(2)
         }
     }
+}
+
+/// The log format `command` asks for: its `--log-format` (``LoggingOptions``), or text.
+private func logFormat(of command: any ParsableCommand) -> LogFormat {
+    guard let command = command as? any LoggingCommand else { return .text }
+    return command.logging.logFormat.logFormat
 }
 
 /// Exit status for data that was rejected.
