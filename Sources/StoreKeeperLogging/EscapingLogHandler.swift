@@ -69,6 +69,8 @@ public struct EscapingLogHandler: LogHandler {
             let written = repeats.admit(record.identity) { [format, write] count, over in
                 var summary = record
                 summary.message = RepeatedLogLines.message(record.message, repeated: count, over: over)
+                // The repeats' paths and request ids differ: the count line names none.
+                summary.metadata = record.metadata.filter { !RepeatedLogLines.ignoredMetadataKeys.contains($0.key) }
                 summary.metadata["repeated"] = .string("\(count)")
                 write(summary.line(format))
             }
