@@ -10,6 +10,8 @@ import Logging
 struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
+    /// Told of every storage fault, for `/healthz`.
+    let writeProbe: LedgerWriteProbe
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -22,6 +24,7 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             record(context, status: Int(error.status.code), since: start)
             throw error
         } catch {
+            if (error as? LedgerError)?.storageFault != nil { writeProbe.recordFailedWrite() }
             let answer =
                 error is LedgerError
                 ? ServerError.storageUnavailable("the database failed; retry later")

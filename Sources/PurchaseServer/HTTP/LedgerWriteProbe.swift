@@ -2,20 +2,28 @@ import Foundation
 import Ledger
 import Synchronization
 
-/// Whether the ledger takes writes now, for `/healthz`: a real write (the checkpoint
-/// ``checkpointName`` set to the time, committed and synced like a delivery, so SQLite
-/// appends to its write-ahead log and a full disk fails it), made at most once per
-/// ``interval`` whatever the number of health checks; the answers in between are the last
-/// probe's.
+/// Whether the ledger takes writes now, for `/healthz`: not when a request's write failed
+/// with a storage fault within ``failureMemory`` (``recordFailedWrite()``, on the error path
+/// only), nor when a real write fails: the checkpoint ``checkpointName`` set to the time,
+/// committed and synced like a delivery, made at most once per ``interval`` whatever the
+/// number of health checks (the answers in between are the last probe's).
+///
+/// Both are needed on a full disk: the probe alone writes a page or two, which SQLite can
+/// put in the room its write-ahead log took for a larger write that failed (measured by
+/// `Scripts/deploy/storage_faults.py`: the probe succeeded while every delivery failed), and
+/// the failed requests alone say nothing while no player buys.
 final class LedgerWriteProbe: Sendable {
     /// The checkpoint the probe writes (a row of its own, read by nothing).
     static let checkpointName = "healthz.write_probe"
     /// The least time between two probes.
     static let interval: Duration = .seconds(1)
+    /// How long a request's failed write makes the ledger not writable.
+    static let failureMemory: Duration = .seconds(2)
 
     private struct State {
         var last: (at: ContinuousClock.Instant, writable: Bool)?
         var running: Task<Bool, Never>?
+        var lastFailedWrite: ContinuousClock.Instant?
     }
 
     private let store: any LedgerStore
@@ -30,6 +38,7 @@ final class LedgerWriteProbe: Sendable {
     func writable() async -> Bool {
         let now = ContinuousClock.now
         let answer: Answer = state.withLock { state in
+            if let failed = state.lastFailedWrite, now - failed < Self.failureMemory { return .known(false) }
             if let last = state.last, now - last.at < Self.interval { return .known(last.writable) }
             if let running = state.running { return .pending(running) }
             let probe = Task { await self.probe() }
@@ -40,6 +49,12 @@ final class LedgerWriteProbe: Sendable {
         case .known(let writable): return writable
         case .pending(let probe): return await probe.value
         }
+    }
+
+    /// A request's write failed with a storage fault (``LedgerError/storageFault``).
+    func recordFailedWrite() {
+        let now = ContinuousClock.now
+        state.withLock { $0.lastFailedWrite = now }
     }
 
     /// The last probe's answer, or the probe under way.

@@ -52,7 +52,8 @@ extension PurchaseServer {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .xContentTypeOptions: "nosniff"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
         }
-        let api = router.group("v1").add(middleware: APIMiddleware<Context>(metrics: metrics, logger: logger))
+        let api = router.group("v1").add(
+            middleware: APIMiddleware<Context>(metrics: metrics, logger: logger, writeProbe: writeProbe))
         addPlayerRoutes(to: api)
         addPlayerOrderRoute(to: api)
         addNotificationRoute(to: api)
