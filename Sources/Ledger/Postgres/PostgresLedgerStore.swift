@@ -147,7 +147,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
             attempt += 1
             do {
                 await poolStart?.started()
-                return try await client.withConnection { connection in
+                return try await leased { connection in
                     try await connection.run(LedgerStatement("BEGIN"), logger: self.logger)
                     do {
                         let result = try await body(connection)
@@ -177,9 +177,34 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     {
         await poolStart?.started()
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            return try await leased { connection in try await body(connection) }
         } catch let error as PSQLError {
             throw error.ledgerError
+        }
+    }
+
+    /// Runs `body` on a connection of the pool. When the pool cannot lease one (the server
+    /// cannot be reached: PostgresNIO's pool error, not a `PSQLError`), that is the storage
+    /// fault ``StorageFault/unreachable``; `body`'s own errors are passed through.
+    private func leased<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in
+                do {
+                    return try await body(connection)
+                } catch {
+                    throw ConnectionBodyError(error: error)
+                }
+            }
+        } catch let error as ConnectionBodyError {
+            throw error.error
+        } catch let error as PSQLError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw LedgerError.storageUnavailable(.unreachable, detail: "no connection: \(String(reflecting: error))")
         }
     }
 
@@ -197,4 +222,9 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
         try await read(operation)
     }
+}
+
+/// An error thrown on a leased connection, told apart from the pool's own.
+private struct ConnectionBodyError: Error {
+    let error: any Error
 }
