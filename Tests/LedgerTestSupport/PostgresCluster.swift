@@ -68,6 +68,11 @@ public actor PostgresCluster {
         return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// Runs `sql` on `database` as the superuser (a test's direct change behind the store's back).
+    public func execute(database: String, _ sql: String) async throws {
+        try await psql(try await running(), database: database, sql)
+    }
+
     @discardableResult
     private func psql(_ cluster: Running, database: String, _ sql: String) async throws -> String {
         try await ShellCommand(

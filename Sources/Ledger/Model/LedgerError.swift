@@ -24,6 +24,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     case corruptRow(String)
     /// The PostgreSQL server refused a statement.
     case database(message: String, sqlState: String?)
+    /// ``LedgerStore/migrate()`` on a ledger whose schema `version` is newer than the newest
+    /// this build knows (`newestKnown`): a newer `storekeeper` upgraded it. Nothing was
+    /// changed; run that release or a newer one.
+    case schemaNewerThanBuild(version: Int64, newestKnown: Int64)
 
     /// Whether a statement refused with this SQLSTATE may succeed when run again
     /// (serialization failure, deadlock).
@@ -50,6 +54,9 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):
             "database error\(sqlState.map { " \($0)" } ?? ""): \(message)"
+        case .schemaNewerThanBuild(let version, let newestKnown):
+            "the ledger's schema is version \(version), newer than this storekeeper knows (\(newestKnown)): "
+                + "a newer release upgraded it; run that release or a newer one (docs/deploy.md, \"Upgrades\")"
         }
     }
 }

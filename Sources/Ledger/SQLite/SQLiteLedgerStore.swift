@@ -100,7 +100,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
                     """
             )
             let done = Set(try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations"))
-            for migration in LedgerSchema.migrations where !done.contains(migration.version) {
+            for migration in try LedgerSchema.pending(applied: done) {
                 for sql in migration.sqlite {
                     try db.execute(sql: sql)
                 }
