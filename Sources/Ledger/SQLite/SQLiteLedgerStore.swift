@@ -87,7 +87,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
 
     var dialect: LedgerSQL.Dialect { .sqlite }
 
-    public func migrate() async throws {
+    func migrate(through version: Int64) async throws {
         let applied = Date()
         try await writer.write { db in
             try db.execute(
@@ -100,7 +100,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
                     """
             )
             let done = Set(try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations"))
-            for migration in try LedgerSchema.pending(applied: done) {
+            for migration in try LedgerSchema.pending(applied: done) where migration.version <= version {
                 for sql in migration.sqlite {
                     try db.execute(sql: sql)
                 }
