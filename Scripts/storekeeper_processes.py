@@ -1,12 +1,15 @@
 """Starting and watching storekeeper processes, for the scripts that drive them.
 
-Shared by Scripts/apifuzz/run.py and Scripts/conformance/conformance.py.
+Shared by Scripts/apifuzz/run.py, Scripts/conformance/conformance.py, Scripts/console/ and
+Scripts/deploy/ (http_json and wait_until_ok: servers in containers, not child processes).
 """
 
+import json
 import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -66,3 +69,41 @@ class Child:
 
     def tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def http_json(method: str, url: str, body=None, token: str = None, expect=(200,), timeout: float = 30):
+    """One JSON request; returns the parsed answer (or its text), raising AssertionError when
+    the status is not in `expect` (the answer's text in the message)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            status, text = answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode(errors="replace")
+    if status not in expect:
+        raise AssertionError(f"{method} {url}: HTTP {status}: {text[:300]}")
+    return json.loads(text) if text.strip().startswith(("{", "[")) else text
+
+
+def wait_until_ok(url: str, seconds: float = 60, still_running=None) -> float:
+    """Polls `url` until it answers 200; returns the seconds waited. `still_running`, when
+    given, is called between polls and returns why waiting is pointless (or None)."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return time.monotonic() - started
+        except OSError:
+            pass
+        if still_running is not None:
+            problem = still_running()
+            if problem:
+                raise SystemExit(f"{url}: {problem}")
+        time.sleep(0.1)
+    raise SystemExit(f"{url} did not answer 200 within {seconds} s")

@@ -390,6 +390,19 @@ def test_search_by_each_id(s: Suite) -> None:
     page.goto(s.url("/console/"))
     s.search(page, "no-such-player-or-order")
     expect_error(page, "nothing_found")
+    check(page.locator("#no-closest-players").count() == 1, "a search that resembles nobody lists players")
+    # A near miss (part of the id, in other letters' case) is no Apple order: the page says
+    # nothing has this id and lists the closest players, one click from the right one.
+    near_miss = alice.player_id[:3].upper()
+    page.goto(s.url("/console/"))
+    s.search(page, near_miss)
+    expect_error(page, "nothing_found")
+    check(page.locator("a[href^='/console/apple-orders/']").count() == 0, f"{near_miss} was taken for an Apple order")
+    closest = page.locator(f"#closest-players a[href='/console/players/{alice.player_id}']")
+    check(closest.count() == 1, f"the closest players for {near_miss} do not list {alice.player_id}")
+    s.shot(page, "search-near-miss")
+    closest.click()
+    check(path_of(page.url).startswith(f"/console/players/{alice.player_id}"), f"the closest player led to {page.url}")
     # An id that is two things (a game whose player ids are numbers, one of them alice's
     # transaction id): the results list both.
     s.stack.client_event(alice.transaction_id, "app_launched")

@@ -15,6 +15,9 @@ import Foundation
 public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
     /// Brings the schema up to date (versioned migrations; safe to run again, and from
     /// several processes at once).
+    ///
+    /// - Throws: ``LedgerError/schemaNewerThanBuild(version:newestKnown:)``, changing
+    ///   nothing, when a newer release already migrated the ledger past what this build knows.
     func migrate() async throws
 
     /// The schema versions applied to the database, in order.

@@ -16,8 +16,12 @@ struct ServerOptions: ParsableArguments {
     var database: String?
 
     /// The ledger URL: the option, the environment, or the embedded default.
-    var databaseURL: String {
-        database ?? ProcessInfo.processInfo.environment["STOREKEEPER_DATABASE"] ?? "sqlite:./storekeeper.sqlite"
+    var databaseURL: String { Self.databaseURL(option: database) }
+
+    /// The ledger URL a `--database` option names: the option, `$STOREKEEPER_DATABASE`, or
+    /// the embedded default.
+    static func databaseURL(option: String?) -> String {
+        option ?? ProcessInfo.processInfo.environment["STOREKEEPER_DATABASE"] ?? "sqlite:./storekeeper.sqlite"
     }
 
     /// The ledger URL without its password, for logs.
@@ -35,30 +39,42 @@ struct ServerOptions: ParsableArguments {
 
     /// The file configuration (or `base`) with the environment applied; with `validated`,
     /// refuses one the server cannot start with.
+    ///
+    /// - Throws: `ValidationError` listing every problem ``check(base:startup:)`` finds.
     func configuration(
         base: ServerConfiguration = ServerConfiguration(), validated: Bool = true
     ) throws -> ServerConfiguration {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try (config.map { try ServerConfiguration.load(from: URL(fileURLWithPath: $0)) } ?? base)
-                .applyingEnvironment(ProcessInfo.processInfo.environment)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
-        let problems = configuration.validationProblems()
-        guard !validated || problems.isEmpty else {
-            throw ValidationError("the configuration cannot be used:\n  " + problems.joined(separator: "\n  "))
-        }
-        if validated {
-            // The root files are read once more by the server; reading them here refuses a
-            // missing or unreadable one before the ledger is opened.
-            do {
-                _ = try configuration.additionalRootCertificates()
-            } catch let error as ConfigurationError {
-                throw ValidationError(error.description)
-            }
+        let checked = check(base: base, startup: validated)
+        guard checked.problems.isEmpty, let configuration = checked.configuration else {
+            throw ValidationError("the configuration cannot be used:\n  " + checked.problems.joined(separator: "\n  "))
         }
         return configuration
+    }
+
+    /// The configuration (`nil` when its file cannot be read) and every problem found in it:
+    /// the file's, each `STOREKEEPER_*` variable's and, with `startup`,
+    /// ``ServerConfiguration/startupProblems()`` (files it names included). Starts nothing.
+    func check(base: ServerConfiguration = ServerConfiguration(), startup: Bool = true) -> (
+        configuration: ServerConfiguration?, problems: [String]
+    ) {
+        var problems: [String] = []
+        var file: ServerConfiguration? = base
+        if let config {
+            do {
+                file = try ServerConfiguration.load(from: URL(fileURLWithPath: config))
+            } catch let error as ConfigurationError {
+                problems.append(error.description)
+                file = nil
+            } catch {
+                problems.append("cannot read \(config): \(error.localizedDescription)")
+                file = nil
+            }
+        }
+        // The variables are checked even when the file is unusable, so one run reports both.
+        let configuration = (file ?? base).applyingEnvironment(ProcessInfo.processInfo.environment, problems: &problems)
+        guard file != nil else { return (nil, problems) }
+        if startup { problems += configuration.startupProblems() }
+        return (configuration, problems)
     }
 
     /// Opens and migrates the ledger.

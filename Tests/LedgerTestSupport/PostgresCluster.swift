@@ -68,6 +68,22 @@ public actor PostgresCluster {
         return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// Runs one of the cluster's client tools (`pg_dump`, `pg_restore`, `createdb`…) as the
+    /// superuser against the cluster: `arguments` follow the connection options.
+    @discardableResult
+    public func runTool(_ tool: String, _ arguments: [String]) async throws -> String {
+        let cluster = try await running()
+        return try await ShellCommand(
+            executable: "\(cluster.binDirectory)/\(tool)",
+            arguments: ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "postgres"] + arguments
+        ).run()
+    }
+
+    /// Runs `sql` on `database` as the superuser (a test's direct change behind the store's back).
+    public func execute(database: String, _ sql: String) async throws {
+        try await psql(try await running(), database: database, sql)
+    }
+
     @discardableResult
     private func psql(_ cluster: Running, database: String, _ sql: String) async throws -> String {
         try await ShellCommand(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Ledger
 import LedgerTestSupport
 import Testing
@@ -43,5 +44,35 @@ extension LedgerBehaviourTests {
         _ = try await stores[1].deliver(Fixture.delivery())
         #expect(try await stores[2].wallet(playerId: "player-1") == ["coins": 100])
         for store in stores { try await store.close() }
+    }
+
+    @Test("a ledger a newer release migrated is refused, unchanged", arguments: StoreKind.allCases)
+    func newerSchemaIsRefused(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+        let store = try database.open()
+        try await store.migrate()
+        let known = try #require(try await store.appliedMigrations().last)
+        _ = try await store.deliver(Fixture.delivery())
+        try await store.close()
+
+        let future = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(known + 1), 'future', "
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: try #require(database.directory) + "/ledger.sqlite")
+            try await queue.write { try $0.execute(sql: future + "0)") }
+            try queue.close()
+        case .postgres:
+            try await PostgresCluster.shared.execute(database: try #require(database.name), future + "now())")
+        }
+
+        let older = try database.open()
+        let refused = await #expect(throws: LedgerError.self) { try await older.migrate() }
+        #expect(refused == .schemaNewerThanBuild(version: known + 1, newestKnown: known))
+        #expect(
+            refused?.description.contains("version \(known + 1), newer than this storekeeper knows (\(known))") == true)
+        #expect(try await older.appliedMigrations() == Array(1...known) + [known + 1])
+        #expect(try await older.wallet(playerId: "player-1") == ["coins": 100])
+        try await older.close()
     }
 }

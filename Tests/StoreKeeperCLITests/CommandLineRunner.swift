@@ -36,15 +36,20 @@ struct CommandLineRunner {
         resources.appendingPathComponent(path).path
     }
 
-    /// Runs `storekeeper arguments…`, feeding `input` to standard input. The pipes are
-    /// written and read, and the process waited for, on a thread of its own, so a long
-    /// command never holds one of the few cooperative threads the other tests run on.
-    static func run(_ arguments: [String], input: Data = Data()) async throws -> Output {
+    /// Runs `storekeeper arguments…`, feeding `input` to standard input, with `environment`
+    /// added to this process's (through `env`). The pipes are written and read, and the
+    /// process waited for, on a thread of its own, so a long command never holds one of the
+    /// few cooperative threads the other tests run on.
+    static func run(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:]
+    ) async throws -> Output {
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let child = try ChildProcess.spawn(
-            executable.path, arguments,
+            assignments.isEmpty ? executable.path : "/usr/bin/env",
+            assignments.isEmpty ? arguments : assignments + [executable.path] + arguments,
             standardInput: .descriptor(stdin.fileHandleForReading.fileDescriptor),
             standardOutput: .descriptor(stdout.fileHandleForWriting.fileDescriptor),
             standardError: .descriptor(stderr.fileHandleForWriting.fileDescriptor))

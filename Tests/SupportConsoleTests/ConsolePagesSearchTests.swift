@@ -109,3 +109,32 @@ struct ConsolePagesSearchTests {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
+
+extension ConsolePagesSearchTests {
+    @Test func aNearMissNameListsTheClosestPlayersAndIsNoAppleOrder() async throws {
+        try await ConsoleFixture.withPages { fixture in
+            for player in ["bob_1024", "Bobby", "carol"] { _ = try await fixture.deliveredPurchase(to: player) }
+            let viewer = try await fixture.signedIn("vera", role: .viewer)
+
+            let nearMiss = try await viewer.get("/console/search?q=bob")
+            #expect(nearMiss.status == 404)
+            #expect(nearMiss.errorCode == "nothing_found")
+            #expect(!nearMiss.body.contains("/console/apple-orders/"), "a lower-case word is not an Apple order id")
+            let closest = try #require(nearMiss.body.range(of: #"<ul id="closest-players">"#))
+            let list = nearMiss.body[closest.upperBound...]
+            let bobby = try #require(list.range(of: #"href="/console/players/Bobby""#))
+            let bob = try #require(list.range(of: #"href="/console/players/bob_1024""#))
+            #expect(bobby.lowerBound < bob.lowerBound, "the shorter prefix match first")
+            #expect(!list.contains("/console/players/carol"))
+
+            let nobody = try await viewer.get("/console/search?q=zhangsan")
+            #expect(nobody.status == 404)
+            #expect(nobody.body.contains(#"id="no-closest-players""#))
+            #expect(!nobody.body.contains("/console/apple-orders/"))
+
+            let orderShaped = try await viewer.get("/console/search?q=MK5TTTVWJH")
+            #expect(orderShaped.status == 303)
+            #expect(orderShaped.location == "/console/apple-orders/MK5TTTVWJH")
+        }
+    }
+}

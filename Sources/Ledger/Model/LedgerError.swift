@@ -25,6 +25,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     case corruptRow(String)
     /// The PostgreSQL server refused a statement.
     case database(message: String, sqlState: String?)
+    /// ``LedgerStore/migrate()`` on a ledger whose schema `version` is newer than the newest
+    /// this build knows (`newestKnown`): a newer `storekeeper` upgraded it. Nothing was
+    /// changed; run that release or a newer one.
+    case schemaNewerThanBuild(version: Int64, newestKnown: Int64)
     /// The database cannot serve now through no fault of the operation (a full disk, an I/O
     /// error, a read-only or unopenable file, an unreachable server); nothing was written,
     /// and the same operation succeeds once operators fixed the fault. `detail` is the
@@ -62,6 +66,9 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):
             "database error\(sqlState.map { " \($0)" } ?? ""): \(message)"
+        case .schemaNewerThanBuild(let version, let newestKnown):
+            "the ledger's schema is version \(version), newer than this storekeeper knows (\(newestKnown)): "
+                + "a newer release upgraded it; run that release or a newer one (docs/deploy.md, \"Upgrades\")"
         case .storageUnavailable(let fault, let detail): "storage unavailable (\(fault.rawValue)): \(detail)"
         }
     }

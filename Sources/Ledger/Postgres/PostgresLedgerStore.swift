@@ -94,7 +94,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         await runTask.value
     }
 
-    public func migrate() async throws {
+    func migrate(through version: Int64) async throws {
         let applied = Date()
         try await transaction { connection in
             // Serializes start-up migrations of processes starting at once.
@@ -121,7 +121,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
                 try await connection.rows(LedgerStatement("SELECT version FROM schema_migrations"), logger: self.logger)
                     .map { try $0.requiredInteger("version") }
             )
-            for migration in LedgerSchema.migrations where !done.contains(migration.version) {
+            for migration in try LedgerSchema.pending(applied: done) where migration.version <= version {
                 for sql in migration.postgres {
                     try await connection.run(LedgerStatement(sql), logger: self.logger)
                 }

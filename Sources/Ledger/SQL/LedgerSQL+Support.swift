@@ -22,6 +22,35 @@ extension LedgerSQL {
         )
     }
 
+    /// Player ids (of orders, purchases and balances) whose ASCII-lowercased form contains
+    /// `folded` (already ASCII-lowercased): equal first, then starting with it, then shorter
+    /// first, then in byte order; at most `limit`. PostgreSQL's `lower` under the "C"
+    /// collation folds ASCII letters only, as SQLite's does.
+    static func players(containing folded: String, limit: Int, dialect: Dialect) -> LedgerStatement {
+        let lowered = dialect == .postgres ? "lower(player_id COLLATE \"C\")" : "lower(player_id)"
+        let position = dialect == .postgres ? "strpos(\(lowered), ?)" : "instr(\(lowered), ?)"
+        let byteOrder = dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
+        return LedgerStatement(
+            """
+            SELECT player_id FROM (
+                SELECT player_id FROM orders UNION SELECT player_id FROM purchases
+                UNION SELECT player_id FROM balances
+            ) AS known
+            WHERE \(position) > 0
+            ORDER BY CASE WHEN \(lowered) = ? THEN 0 WHEN \(position) = 1 THEN 1 ELSE 2 END,
+                length(player_id), \(byteOrder)
+            LIMIT ?
+            """,
+            [.text(folded), .text(folded), .text(folded), .integer(Int64(limit))]
+        )
+    }
+
+    /// `text` with the ASCII letters A to Z lowercased and everything else kept, as both
+    /// databases' `lower` does in ``players(containing:limit:dialect:)``.
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
     /// ``timeline(playerId:)``'s events with ids below `beforeId`, newest first, at most
     /// `limit`, only of `types` when given (not empty).
     static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)

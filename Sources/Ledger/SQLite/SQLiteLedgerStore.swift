@@ -87,15 +87,15 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
 
     var dialect: LedgerSQL.Dialect { .sqlite }
 
-    public func migrate() async throws {
+    func migrate(through version: Int64) async throws {
         do {
-            try await runMigrations()
+            try await runMigrations(through: version)
         } catch {
             throw LedgerError.classifyingSQLite(error)
         }
     }
 
-    private func runMigrations() async throws {
+    private func runMigrations(through version: Int64) async throws {
         let applied = Date()
         try await writer.write { db in
             try db.execute(
@@ -108,7 +108,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
                     """
             )
             let done = Set(try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations"))
-            for migration in LedgerSchema.migrations where !done.contains(migration.version) {
+            for migration in try LedgerSchema.pending(applied: done) where migration.version <= version {
                 for sql in migration.sqlite {
                     try db.execute(sql: sql)
                 }

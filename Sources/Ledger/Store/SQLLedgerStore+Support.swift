@@ -9,6 +9,15 @@ extension SQLLedgerStore {
         try await read(.first(LedgerSQL.knowsPlayer(playerId)) { _ in () }) != nil
     }
 
+    public func players(resembling query: String, limit: Int) async throws -> [String] {
+        let folded = LedgerSQL.asciiLowercased(query)
+        guard limit > 0, !folded.isEmpty else { return [] }
+        return try await read(
+            .rows(LedgerSQL.players(containing: folded, limit: limit, dialect: dialect)) {
+                try $0.requiredText("player_id")
+            })
+    }
+
     public func timelineNewestFirst(playerId: String, beforeId: Int64?, limit: Int, types: [HistoryEventType]?)
         async throws -> [HistoryEvent]
     {

@@ -25,4 +25,14 @@ protocol SQLLedgerStore: LedgerStore {
     /// Runs a write of a single statement, which needs no explicit transaction
     /// (PostgreSQL: the statement commits by itself).
     func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
+
+    /// Applies the migrations up to `version` that the ledger lacks (an older release's
+    /// schema, for upgrade tests; ``LedgerStore/migrate()`` is this with the newest version).
+    func migrate(through version: Int64) async throws
+}
+
+extension SQLLedgerStore {
+    public func migrate() async throws {
+        try await migrate(through: LedgerSchema.newestVersion)
+    }
 }

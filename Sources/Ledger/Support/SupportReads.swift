@@ -9,6 +9,12 @@ public protocol SupportReads: Sendable {
     /// history event or a consent of theirs.
     func knowsPlayer(_ playerId: String) async throws -> Bool
 
+    /// Up to `limit` player ids that contain `query` with ASCII letters' case ignored (the
+    /// same on both databases): the id equal to it but for case first, then ids starting with
+    /// it, then the rest, shorter ids first. Players are those with an order, a purchase or a
+    /// balance. An empty `query` finds nobody.
+    func players(resembling query: String, limit: Int) async throws -> [String]
+
     /// Up to `limit` events of the player's timeline (``LedgerStore/timeline(playerId:)``'s
     /// events), newest first, with ids below `beforeId` (from the newest when `nil`); only
     /// events of `types` when given.

@@ -31,10 +31,13 @@ public struct AppStoreServerAPISettings: Codable, Hashable, Sendable {
         guard let privateKeyFile else {
             throw ConfigurationError("appStoreServerAPI needs privateKeyPEM or privateKeyFile")
         }
-        do {
-            return try String(contentsOfFile: privateKeyFile, encoding: .utf8)
-        } catch {
-            throw ConfigurationError("cannot read appStoreServerAPI.privateKeyFile \(privateKeyFile): \(error)")
+        guard let bytes = FileManager.default.contents(atPath: privateKeyFile) else {
+            throw ConfigurationError(
+                "cannot read appStoreServerAPI.privateKeyFile \(privateKeyFile): missing, unreadable or a directory")
         }
+        guard let pem = String(data: bytes, encoding: .utf8) else {
+            throw ConfigurationError("appStoreServerAPI.privateKeyFile \(privateKeyFile) is not PEM text")
+        }
+        return pem
     }
 }

@@ -8,15 +8,20 @@ extension ServerConfiguration {
     /// - Throws: ``ConfigurationError`` naming the file that cannot be read or holds no
     ///   certificate.
     public func additionalRootCertificates() throws -> [Certificate] {
-        try additionalRoots.flatMap { path -> [Certificate] in
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw ConfigurationError("additionalRoots: cannot read \(path)")
-            }
-            do {
-                return try Self.certificates(in: bytes)
-            } catch {
-                throw ConfigurationError("additionalRoots: \(path) is not a DER or PEM certificate (\(error))")
-            }
+        try additionalRoots.flatMap(Self.rootCertificates(atPath:))
+    }
+
+    /// The certificates of one ``additionalRoots`` file.
+    ///
+    /// - Throws: ``ConfigurationError`` when the file cannot be read or holds no certificate.
+    static func rootCertificates(atPath path: String) throws -> [Certificate] {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("additionalRoots: cannot read \(path)")
+        }
+        do {
+            return try certificates(in: bytes)
+        } catch {
+            throw ConfigurationError("additionalRoots: \(path) is not a DER or PEM certificate (\(error))")
         }
     }
 

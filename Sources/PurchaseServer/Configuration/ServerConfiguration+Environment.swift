@@ -35,17 +35,39 @@ extension ServerConfiguration {
     ]
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
+    ///
+    /// - Throws: ``ConfigurationError`` listing every variable that cannot be used, one per line.
     public func applyingEnvironment(_ environment: [String: String]) throws -> ServerConfiguration {
+        var problems: [String] = []
+        let configuration = applyingEnvironment(environment, problems: &problems)
+        guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
+        return configuration
+    }
+
+    /// This configuration with the usable `STOREKEEPER_*` variables from `environment`
+    /// applied; a sentence for each one that cannot be used is added to `problems`.
+    public func applyingEnvironment(_ environment: [String: String], problems: inout [String]) -> ServerConfiguration {
         var configuration = self
+        var found: [String] = []
+        /// Runs one variable's step, recording its refusal and going on with the next.
+        func step(_ apply: () throws -> Void) {
+            do {
+                try apply()
+            } catch {
+                found.append((error as? ConfigurationError)?.description ?? "\(error)")
+            }
+        }
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
         if let bundleId = value("STOREKEEPER_BUNDLE_ID") { configuration.bundleId = bundleId }
-        if let text = value("STOREKEEPER_APP_APPLE_ID") {
-            guard let appAppleId = Int64(text) else {
-                throw ConfigurationError("STOREKEEPER_APP_APPLE_ID must be a number, not \(text)")
+        step {
+            if let text = value("STOREKEEPER_APP_APPLE_ID") {
+                guard let appAppleId = Int64(text) else {
+                    throw ConfigurationError("STOREKEEPER_APP_APPLE_ID must be a number, not \(text)")
+                }
+                configuration.appAppleId = appAppleId
             }
-            configuration.appAppleId = appAppleId
         }
         if let deployment = value("STOREKEEPER_DEPLOYMENT_ENVIRONMENT") {
             configuration.deploymentEnvironment = AppStoreEnvironment(rawValue: deployment)
@@ -65,44 +87,67 @@ extension ServerConfiguration {
         if let sharedSecret = value("STOREKEEPER_VERIFY_RECEIPT_SHARED_SECRET") {
             configuration.verifyReceipt.sharedSecret = sharedSecret
         }
-        if let text = value("STOREKEEPER_WEBHOOK_URL") {
-            guard let url = URL(string: text), url.scheme != nil else {
-                throw ConfigurationError("STOREKEEPER_WEBHOOK_URL must be an absolute URL")
+        step {
+            if let text = value("STOREKEEPER_WEBHOOK_URL") {
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw ConfigurationError("STOREKEEPER_WEBHOOK_URL must be an absolute URL")
+                }
+                configuration.webhook = WebhookSettings(url: url, secret: configuration.webhook?.secret)
             }
-            configuration.webhook = WebhookSettings(url: url, secret: configuration.webhook?.secret)
         }
         if let secret = value("STOREKEEPER_WEBHOOK_SECRET") { configuration.webhook?.secret = secret }
-        if let text = value("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE") {
-            guard let finish = Bool(text) else {
-                throw ConfigurationError("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE must be true or false, not \(text)")
+        step {
+            if let text = value("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE") {
+                guard let finish = Bool(text) else {
+                    throw ConfigurationError(
+                        "STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE must be true or false, not \(text)")
+                }
+                configuration.finishTransactionsAtApple = finish
             }
-            configuration.finishTransactionsAtApple = finish
         }
-        if let text = value("STOREKEEPER_REVOCATION_CHECK") {
-            guard let enabled = Bool(text) else {
-                throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK must be true or false, not \(text)")
+        step {
+            if let text = value("STOREKEEPER_REVOCATION_CHECK") {
+                guard let enabled = Bool(text) else {
+                    throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK must be true or false, not \(text)")
+                }
+                configuration.revocationCheck.enabled = enabled
             }
-            configuration.revocationCheck.enabled = enabled
         }
-        if let text = value("STOREKEEPER_REVOCATION_CHECK_URL") {
-            guard let url = URL(string: text), url.scheme != nil else {
-                throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK_URL must be an absolute URL")
+        step {
+            if let text = value("STOREKEEPER_REVOCATION_CHECK_URL") {
+                guard let url = URL(string: text), url.scheme != nil else {
+                    throw ConfigurationError("STOREKEEPER_REVOCATION_CHECK_URL must be an absolute URL")
+                }
+                configuration.revocationCheck.url = url
             }
-            configuration.revocationCheck.url = url
         }
-        try configuration.applyAppStoreServerAPIEnvironment(value)
-        try configuration.applyConsumptionEnvironment(value)
-        if let enabled = try Self.flag("STOREKEEPER_CONSOLE_ENABLED", value) { configuration.console.enabled = enabled }
-        if let secure = try Self.flag("STOREKEEPER_CONSOLE_SECURE_COOKIES", value) {
-            configuration.console.secureCookies = secure
-        }
-        if let text = value("STOREKEEPER_RESTORE_TRANSFER_POLICY") {
-            guard let policy = RestoreTransferPolicy(rawValue: text) else {
-                let names = RestoreTransferPolicy.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ConfigurationError("STOREKEEPER_RESTORE_TRANSFER_POLICY must be one of \(names), not \(text)")
+        step { try configuration.applyAppStoreServerAPIEnvironment(value) }
+        step { try configuration.applyRefundPreferenceEnvironment(value) }
+        step {
+            if let provided = try Self.flag("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", value) {
+                configuration.consumption.sampleContentProvided = provided
             }
-            configuration.restoreTransferPolicy = policy
         }
+        step {
+            if let enabled = try Self.flag("STOREKEEPER_CONSOLE_ENABLED", value) {
+                configuration.console.enabled = enabled
+            }
+        }
+        step {
+            if let secure = try Self.flag("STOREKEEPER_CONSOLE_SECURE_COOKIES", value) {
+                configuration.console.secureCookies = secure
+            }
+        }
+        step {
+            if let text = value("STOREKEEPER_RESTORE_TRANSFER_POLICY") {
+                guard let policy = RestoreTransferPolicy(rawValue: text) else {
+                    let names = RestoreTransferPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConfigurationError("STOREKEEPER_RESTORE_TRANSFER_POLICY must be one of \(names), not \(text)")
+                }
+                configuration.restoreTransferPolicy = policy
+            }
+        }
+        problems += found
         return configuration
     }
 
@@ -113,22 +158,13 @@ extension ServerConfiguration {
         return flag
     }
 
-    private mutating func applyConsumptionEnvironment(_ value: (String) -> String?) throws {
-        if let text = value("STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE") {
-            guard let policy = ConsumptionSettings.RefundPreferencePolicy(rawValue: text) else {
-                let names = ConsumptionSettings.RefundPreferencePolicy.allCases.map(\.rawValue).joined(separator: ", ")
-                throw ConfigurationError(
-                    "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE must be one of \(names), not \(text)")
-            }
-            consumption.refundPreference = policy
+    private mutating func applyRefundPreferenceEnvironment(_ value: (String) -> String?) throws {
+        guard let text = value("STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE") else { return }
+        guard let policy = ConsumptionSettings.RefundPreferencePolicy(rawValue: text) else {
+            let names = ConsumptionSettings.RefundPreferencePolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError("STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE must be one of \(names), not \(text)")
         }
-        if let text = value("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED") {
-            guard let provided = Bool(text) else {
-                throw ConfigurationError(
-                    "STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED must be true or false, not \(text)")
-            }
-            consumption.sampleContentProvided = provided
-        }
+        consumption.refundPreference = policy
     }
 
     private mutating func applyAppStoreServerAPIEnvironment(_ value: (String) -> String?) throws {

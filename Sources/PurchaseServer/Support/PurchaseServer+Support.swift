@@ -13,12 +13,6 @@ extension PurchaseServer {
     /// The longest transaction id the console passes on to Apple, in bytes.
     package static let maximumTransactionIdBytes = 64
 
-    /// Whether `text` has the shape of an order id of an App Store e-mail receipt (1 to 64
-    /// ASCII letters and digits, e.g. `MK1A2B3C4D`), which ``lookUpAppleOrder(_:)`` accepts.
-    package static func isAppleOrderId(_ text: String) -> Bool {
-        OrderLookupDesk.isAppleOrderId(text)
-    }
-
     /// Apple's Look Up Order ID for a customer's order id (from their e-mail receipt),
     /// read-only: nothing is delivered. Each transaction is verified and decoded and shown
     /// beside the ledger's purchase of it.

@@ -17,12 +17,25 @@ extension SupportPages {
     /// The longest query the search box takes, in bytes.
     static var maximumQueryBytes: Int { 256 }
 
+    /// How many resembling players a search that found nothing lists.
+    static var closestPlayers: Int { 10 }
+
+    /// Whether `query` has the shape of an Apple customer order id as the e-mail receipt
+    /// prints it (`MK5TTTVWJH`): 8 to 16 capital ASCII letters and digits, at least one a
+    /// letter. A lower-case word (`bob`, `zhangsan`) is a mistyped player id, not an order.
+    static func looksLikeAppleOrderId(_ query: String) -> Bool {
+        (8...16).contains(query.utf8.count)
+            && query.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+            && query.utf8.contains { (0x41...0x5A).contains($0) }
+    }
+
     /// `GET /console/search?q=…`: our order id, a transaction id, an original transaction
     /// id, a player id, in that order, and, when the ledger knows none of these, a
     /// transaction id only Apple knows (digits only: the transaction page asks Get
-    /// Transaction Info) or an Apple customer order id (letters and digits, from the e-mail
-    /// receipt) for Look Up Order ID.
-    /// One hit: a 303 to its page; several: the list; none: `nothing_found`.
+    /// Transaction Info) or an Apple customer order id (``looksLikeAppleOrderId(_:)``, from
+    /// the e-mail receipt) for Look Up Order ID.
+    /// One hit: a 303 to its page; several: the list; none: `nothing_found`, with the
+    /// players whose ids resemble the query (a near miss such as `bob` for `bob_1024`).
     func searchPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
         -> ConsoleOutcome
     {
@@ -53,6 +66,14 @@ extension SupportPages {
             ])
         page.titleDetail = query
         if hits.isEmpty {
+            let closest =
+                ConsoleText.hasControlCharacters(query)
+                ? [] : try await store.players(resembling: query, limit: Self.closestPlayers)
+            page.values["nothingFound"] = true
+            page.values["hasClosest"] = !closest.isEmpty
+            page.values["closest"] = closest.map { player -> [String: any Sendable] in
+                ["id": player, "href": ConsoleLinks.player(player)]
+            }
             page.error = ConsoleError(code: "nothing_found", status: .notFound)
             page.status = .notFound
         }
@@ -88,7 +109,7 @@ extension SupportPages {
         {
             // Apple's transaction ids are digits; its customer order ids have letters.
             add(SearchHit(kind: "transaction", id: query, href: ConsoleLinks.transaction(query)))
-        } else if PurchaseServer.isAppleOrderId(query) {
+        } else if Self.looksLikeAppleOrderId(query) {
             add(SearchHit(kind: "apple_order", id: query, href: ConsoleLinks.appleOrder(query)))
         }
         return hits

@@ -1,0 +1,98 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import Ledger
+
+/// Rolling upgrades: instances of the previous release keep serving while a new one
+/// migrates the shared ledger, and every migration keeps the previous release's statements
+/// valid (docs/deploy.md, "Upgrades").
+struct RollingUpgradeTests {
+    @Test(
+        "the previous release's instance delivers while the newest migration runs beside it",
+        arguments: StoreKind.allCases)
+    func previousReleaseDeliversDuringTheNewestMigration(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+        let previous = LedgerSchema.newestVersion - 1
+        let old = try #require(try database.open() as? any SQLLedgerStore)
+        try await old.migrate(through: previous)
+        #expect(try await old.appliedMigrations().last == previous)
+        for _ in 0..<20 { _ = try await old.deliver(Fixture.delivery()) }
+
+        // The old instance keeps delivering (and re-delivering) until the new one has migrated
+        // and then some; the new instance migrates meanwhile and delivers too.
+        let migrated = Flag()
+        let oldDeliveries = Task {
+            var delivered: [String] = []
+            var afterMigration = 0
+            while afterMigration < 20 {
+                let delivery = Fixture.delivery()
+                let first = try await old.deliver(delivery)
+                #expect(try await old.deliver(delivery) == .alreadyDelivered(first.purchase))
+                delivered.append(delivery.transactionId)
+                if await migrated.isSet { afterMigration += 1 }
+            }
+            return delivered
+        }
+        let new = try database.open()
+        try await new.migrate()
+        await migrated.set()
+        let newDelivery = Fixture.delivery()
+        _ = try await new.deliver(newDelivery)
+        let delivered = try await oldDeliveries.value
+
+        #expect(try await new.appliedMigrations().last == LedgerSchema.newestVersion)
+        let expected: Int64 = 100 * Int64(20 + delivered.count + 1)
+        let wallet = try await new.wallet(playerId: "player-1")
+        #expect(wallet == ["coins": expected])
+        for id in delivered { #expect(try await new.purchase(transactionId: id) != nil) }
+        #expect(try await old.deliver(newDelivery).purchase.transactionId == newDelivery.transactionId)
+        try await old.close()
+        try await new.close()
+    }
+
+    /// Every migration after the first keeps the previous release's statements valid: it
+    /// creates tables, indexes and functions, adds columns that are nullable or have a
+    /// default, backfills with UPDATE, and drops an index only to create it again under the
+    /// same name. A change outside these (a dropped or renamed table or column, a new NOT
+    /// NULL column without a default, a changed type) needs a release that stops writing it
+    /// first, and fails here.
+    @Test(arguments: LedgerSchema.migrations.dropFirst().map(\.version))
+    func migrationKeepsThePreviousReleaseWorking(version: Int64) throws {
+        let migration = try #require(LedgerSchema.migrations.first { $0.version == version })
+        for statements in [migration.sqlite, migration.postgres] {
+            let created = Set(statements.compactMap { Self.indexName(in: $0, after: "CREATE INDEX ") })
+            for statement in statements {
+                let text = statement.uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                if let dropped = Self.indexName(in: statement, after: "DROP INDEX ") {
+                    #expect(created.contains(dropped), "migration \(version) drops index \(dropped) for good")
+                    continue
+                }
+                let allowed = [
+                    "CREATE TABLE ", "CREATE INDEX ", "CREATE UNIQUE INDEX ", "CREATE OR REPLACE FUNCTION ",
+                    "CREATE FUNCTION ", "UPDATE ", "INSERT INTO ", "ALTER TABLE ",
+                ]
+                #expect(allowed.contains { text.hasPrefix($0) }, "migration \(version): \(text.prefix(80))")
+                guard text.hasPrefix("ALTER TABLE ") else { continue }
+                #expect(text.contains(" ADD COLUMN "), "migration \(version) alters a table: \(text.prefix(80))")
+                #expect(
+                    !text.contains(" NOT NULL") || text.contains(" DEFAULT "),
+                    "migration \(version) adds a NOT NULL column without a default: \(text.prefix(80))")
+            }
+        }
+    }
+
+    /// The index name after `keyword`, when `statement` starts with it.
+    private static func indexName(in statement: String, after keyword: String) -> String? {
+        let words = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard words.uppercased().hasPrefix(keyword) else { return nil }
+        return words.dropFirst(keyword.count).split(whereSeparator: \.isWhitespace).first.map(String.init)
+    }
+}
+
+/// A one-way flag shared between tasks.
+private actor Flag {
+    private(set) var isSet = false
+    func set() { isSet = true }
+}
