@@ -8,7 +8,7 @@ import Testing
 
 @testable import AppStoreEmulator
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct NotificationDispatcherTests {
     private let url = URL(string: "http://127.0.0.1:9/notifications")!
     private static let hour: TimeInterval = 3600

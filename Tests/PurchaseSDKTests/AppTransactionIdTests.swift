@@ -6,7 +6,7 @@ import Testing
 
 /// The SDK's transactions carry the customer's `appTransactionId`: from the store, or read
 /// from the signed transaction.
-@Suite(.timeLimit(.minutes(1))) struct AppTransactionIdTests {
+@Suite(.timeLimit(.minutes(3))) struct AppTransactionIdTests {
     @Test func theEmulatedPhoneHandsOverItsAppTransactionId() async throws {
         try await withFixture { fixture in
             let (_, store) = await fixture.pipeline(player: nil, device: "jo-phone")

@@ -6,7 +6,7 @@ import Testing
 
 /// The goods go to the player who ordered: whatever Apple drops, whoever is signed in when
 /// the report goes out, and even when the journal is gone.
-@Suite(.timeLimit(.minutes(1))) struct BindingTests {
+@Suite(.timeLimit(.minutes(3))) struct BindingTests {
     @Test(arguments: [PipelineBoundary.afterStorePurchase, .beforeReport])
     func aTransactionWithoutTokenIsBoundFromTheJournal(crashAt boundary: PipelineBoundary) async throws {
         try await withFixture { fixture in

@@ -2,7 +2,7 @@ import Foundation
 import PurchaseSDK
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct JournalTests {
+@Suite(.timeLimit(.minutes(3))) struct JournalTests {
     private func temporaryJournal() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString.prefix(8))/journal")
     }
@@ -159,7 +159,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(3))) struct RetryPolicyTests {
     @Test func waitsGrowExponentiallyUpToTheCap() {
         let policy = RetryPolicy(
             initialDelay: .milliseconds(100), maximumDelay: .seconds(1), multiplier: 2, jitter: 0)

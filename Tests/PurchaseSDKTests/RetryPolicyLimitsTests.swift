@@ -3,7 +3,7 @@ import PurchaseSDK
 import Testing
 
 /// Retry policies whose waits no `Int64` of nanoseconds holds.
-@Suite(.timeLimit(.minutes(1))) struct RetryPolicyLimitsTests {
+@Suite(.timeLimit(.minutes(3))) struct RetryPolicyLimitsTests {
     @Test func aNaNWaitIsTheLongestWait() {
         let policy = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(60), multiplier: .nan, jitter: 0)
         #expect(policy.delay(afterFailures: 3, random: 0.5) == .seconds(60))

@@ -7,7 +7,7 @@ import Testing
 /// The purchase server finishes at Apple what it delivered from Apple's notification while
 /// the app was gone: the store then no longer lists the transaction, and the pipeline ends
 /// the order finished, with the reason, instead of taking it for unpaid.
-@Suite(.timeLimit(.minutes(1))) struct ServerFinishTests {
+@Suite(.timeLimit(.minutes(3))) struct ServerFinishTests {
     @Test func aChargeTheServerFinishedWhileTheAppWasDeadEndsFinishedByTheServer() async throws {
         try await withFixture(notifications: true) { fixture in
             let (doomed, _) = await fixture.pipeline(player: "fay", device: "fay-phone", crashAt: .afterStorePurchase)

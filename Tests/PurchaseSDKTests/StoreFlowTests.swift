@@ -5,7 +5,7 @@ import PurchaseSDK
 import Testing
 
 /// Ask to Buy, promoted purchases, the StoreKit 1 receipt path and the event log.
-@Suite(.timeLimit(.minutes(1))) struct StoreFlowTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreFlowTests {
     @Test func theEmulatedStoreSellsItsCatalog() async throws {
         try await withFixture { fixture in
             let (_, store) = await fixture.pipeline(player: nil)

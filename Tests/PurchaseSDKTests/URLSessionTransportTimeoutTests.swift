@@ -3,7 +3,7 @@ import PurchaseSDK
 import Testing
 
 /// A ``URLSessionTransport`` whose timeout no `Duration` of milliseconds holds.
-@Suite(.timeLimit(.minutes(1))) struct URLSessionTransportTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct URLSessionTransportTimeoutTests {
     @Test(arguments: [Double.infinity, .nan, 1e300])
     func anUnboundedTimeoutSetsNoDeadlineOfItsOwn(timeout: Double) async throws {
         let transport = URLSessionTransport(timeout: timeout)
