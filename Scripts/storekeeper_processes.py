@@ -71,9 +71,8 @@ class Child:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 
 
-def http_json(method: str, url: str, body=None, token: str = None, expect=(200,), timeout: float = 30):
-    """One JSON request; returns the parsed answer (or its text), raising AssertionError when
-    the status is not in `expect` (the answer's text in the message)."""
+def http_call(method: str, url: str, body=None, token: str = None, timeout: float = 30):
+    """One JSON request: (status, headers, raw body bytes); never raises on an HTTP status."""
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, method=method)
     if data is not None:
@@ -82,9 +81,16 @@ def http_json(method: str, url: str, body=None, token: str = None, expect=(200,)
         request.add_header("Authorization", f"Bearer {token}")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
-            status, text = answer.status, answer.read().decode()
+            return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as error:
-        status, text = error.code, error.read().decode(errors="replace")
+        return error.code, dict(error.headers), error.read()
+
+
+def http_json(method: str, url: str, body=None, token: str = None, expect=(200,), timeout: float = 30):
+    """One JSON request; returns the parsed answer (or its text), raising AssertionError when
+    the status is not in `expect` (the answer's text in the message)."""
+    status, _, raw = http_call(method, url, body, token, timeout)
+    text = raw.decode(errors="replace")
     if status not in expect:
         raise AssertionError(f"{method} {url}: HTTP {status}: {text[:300]}")
     return json.loads(text) if text.strip().startswith(("{", "[")) else text

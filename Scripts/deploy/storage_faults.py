@@ -32,12 +32,10 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from storekeeper_processes import Child, free_port, wait_until_serving  # noqa: E402
+from storekeeper_processes import Child, free_port, http_call, wait_until_serving  # noqa: E402
 
 ADMIN_KEY = "dev-admin-key"
 
@@ -66,17 +64,7 @@ def find_binary(given):
 
 def call(method, url, body=None, token=None, timeout=30):
     """(status, headers, JSON body or None); never raises on an HTTP status."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            status, headers, raw = answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        status, headers, raw = error.code, dict(error.headers), error.read()
+    status, headers, raw = http_call(method, url, body, token, timeout)
     try:
         parsed = json.loads(raw) if raw else None
     except ValueError:
