@@ -10,7 +10,9 @@ fills the file system with a filler file, leaving a little room that the purchas
 and keeps the load on while the disk is full. It checks:
 
 - every write answers 503 `storage_unavailable` with `Retry-After` (never 500): orders and
-  reports under load, and once each of the other write routes;
+  reports under load, and once each of the other write routes (of these, a small write that
+  still fits in the room SQLite's write-ahead log keeps may succeed instead, and is then
+  read back from the player's timeline);
 - `/healthz` answers 503 `"database": "not_writable"`;
 - the server's log does not flood: a bounded number of lines while thousands of requests
   fail, with a `repeated N times` count line;
@@ -180,24 +182,48 @@ def fill(path, leave):
     return filler
 
 
+def timeline_has(base, player, wanted):
+    """Whether `player`'s admin timeline holds an event of type `wanted[0]` whose detail has
+    the value `wanted[1]` (reads work on a full disk)."""
+    kind, value = wanted
+    cursor = None
+    while True:
+        query = f"?limit=200&cursor={cursor}" if cursor else "?limit=200"
+        status, _, page = call("GET", f"{base}/v1/admin/players/{player}/timeline{query}", token=ADMIN_KEY)
+        if status != 200:
+            return False
+        if any(e["type"] == kind and value in (e.get("detail") or {}).values() for e in page["events"]):
+            return True
+        cursor = page.get("nextCursor")
+        if not cursor:
+            return False
+
+
 def probe_other_write_routes(base, player, token, jws):
     """Each other write route once on the full disk: (route, must write, status, code,
-    Retry-After). A route that may answer without writing (a withdrawal of a consent never
-    given) only must not answer 500."""
+    Retry-After, written). A write that still fits in the room SQLite's write-ahead log
+    keeps (one small event, one grant) may succeed: then it must really be in the ledger
+    (`written`, read back from the player's timeline). A route that may answer without
+    writing (a withdrawal of a consent never given) only must not answer 500."""
+    mark = f"probe-{time.time_ns()}"
+    event = {"name": "purchase_started", "occurredAt": int(time.time() * 1000), "attributes": {"probe": mark}}
     probes = [
-        ("POST /v1/events", True, "POST", "/v1/events",
-         {"events": [{"name": "purchase_started", "occurredAt": int(time.time() * 1000)}]}, token),
-        ("POST /v1/purchases (a new charge)", True, "POST", "/v1/purchases", {"signedTransaction": jws}, token),
+        ("POST /v1/events", True, "POST", "/v1/events", {"events": [event]}, token, ("client_event", mark)),
+        ("POST /v1/purchases (a new charge)", True, "POST", "/v1/purchases", {"signedTransaction": jws}, token,
+         None),  # a charge that went through is checked with every other charge, exactly once
         ("POST /v1/admin/grants", True, "POST", "/v1/admin/grants",
-         {"playerId": player, "grants": {"gems": 1}, "reason": "storage fault test"}, ADMIN_KEY),
+         {"playerId": player, "grants": {"gems": 1}, "reason": mark}, ADMIN_KEY, ("manual_grant", mark)),
         ("DELETE /v1/admin/players/{playerId}/consumption-consent", False, "DELETE",
-         f"/v1/admin/players/{player}/consumption-consent", None, ADMIN_KEY),
+         f"/v1/admin/players/{player}/consumption-consent", None, ADMIN_KEY, None),
     ]
     answers = []
-    for name, writes, method, path, body, credential in probes:
+    for name, writes, method, path, body, credential, wanted in probes:
         status, headers, parsed = call(method, base + path, body, credential)
+        written = None
+        if 200 <= status < 300:
+            written = timeline_has(base, player, wanted) if wanted else True
         answers.append((name, writes, status, (parsed or {}).get("error") or (parsed or {}).get("reason"),
-                        headers.get("Retry-After")))
+                        headers.get("Retry-After"), written))
     return answers
 
 
@@ -288,12 +314,14 @@ def main(arguments):
                             {"productId": "coins100", "appAccountToken": probe_order, "includeAppReceipt": False})
         with tally.lock:
             tally.pending.append((probe_player, bought["signedTransaction"]))
-        for name, writes, status, code, retry_after in probe_other_write_routes(
+        for name, writes, status, code, retry_after, written in probe_other_write_routes(
                 base, probe_player.name, probe_player.token, bought["signedTransaction"]):
-            figures.setdefault("other_write_routes", []).append(f"{name}: {status} {code} Retry-After={retry_after}")
+            figures.setdefault("other_write_routes", []).append(
+                f"{name}: {status} {code} Retry-After={retry_after}" + ("" if written is None else f" written={written}"))
             unavailable = status == 503 and code == "storage_unavailable" and retry_after is not None
-            if (writes and not unavailable) or status == 500 or (status == 503 and not unavailable):
-                failures.append(f"{name} on a full disk: {status} {code} Retry-After={retry_after}")
+            if written is False or status == 500 or (status == 503 and not unavailable) \
+                    or (writes and not unavailable and written is None):
+                failures.append(f"{name} on a full disk: {status} {code} Retry-After={retry_after} written={written}")
 
         time.sleep(max(0.0, options.fault_seconds - (time.monotonic() - full_at)))
         log_end = server.log_path.stat().st_size
