@@ -27,7 +27,7 @@ extension SupportPages {
         return values
     }
 
-    /// A purchase: who got it, how, its flags, status and refunded share.
+    /// A purchase: who got it, how, its flags, status and what was refunded (share and money).
     func values(of purchase: Purchase, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [
             "transactionId": purchase.transactionId,
@@ -36,12 +36,15 @@ extension SupportPages {
             "originalHref": ConsoleLinks.transaction(purchase.originalTransactionId),
             "playerId": purchase.playerId, "playerHref": ConsoleLinks.player(purchase.playerId),
             "productId": purchase.productId, "quantity": String(purchase.quantity),
-            "environment": purchase.environment.rawValue, "source": purchase.source.rawValue,
+            "environment": purchase.environment.rawValue,
+            "environmentLabel": label("environment_", purchase.environment.rawValue, caller),
+            "source": purchase.source.rawValue,
             "sourceLabel": label("source_", purchase.source.rawValue, caller),
             "flags": purchase.flags.sorted().map { ["flag": $0, "label": label("flag_", $0, caller)] },
             "hasFlags": !purchase.flags.isEmpty, "status": purchase.status.rawValue,
             "statusLabel": label("purchase_status_", purchase.status.rawValue, caller),
             "refundedShare": ConsoleShare.percent(purchase.refundedShare), "isRefunded": purchase.refundedShare > 0,
+            "refunded": refunded(purchase, caller),
             "grants": Self.grants(purchase.grants), "purchaseDate": ConsoleFormat.date(purchase.purchaseDate),
             "deliveredAt": ConsoleFormat.date(purchase.deliveredAt),
         ]
@@ -50,8 +53,18 @@ extension SupportPages {
             values["orderHref"] = ConsoleLinks.order(orderId)
         }
         if let refundedAt = purchase.refundedAt { values["refundedAt"] = ConsoleFormat.date(refundedAt) }
-        if let reason = purchase.refundReason { values["refundReason"] = reason }
+        if let reason = purchase.refundReason { values["refundReason"] = reasonText(reason, caller) }
         return values
+    }
+
+    /// The money refunded of `purchase` at the catalog's list price, with the share:
+    /// `2.97 USD (30%)`; the share alone when the catalog names no price; `–` for none.
+    func refunded(_ purchase: Purchase, _ caller: ConsoleCaller) -> String {
+        guard purchase.refundedShare > 0 else { return "–" }
+        let share = ConsoleShare.percent(purchase.refundedShare)
+        guard let price = listPrice(purchase.productId, quantity: purchase.quantity) else { return share }
+        let money = price.share(purchase.refundedShare).formatted
+        return caller.language == .simplifiedChinese ? "\(money)（\(share)）" : "\(money) (\(share))"
     }
 
     /// An order and its state.
@@ -70,26 +83,13 @@ extension SupportPages {
         return values
     }
 
-    /// The detail keys that hold Apple's or the device's epoch milliseconds.
-    private static let millisecondKeys: Set<String> = ["occurredAt", "signedDate"]
-
-    /// A detail value as support reads it: epoch milliseconds also as a UTC date.
-    static func detailValue(key: String, _ value: String) -> String {
-        guard millisecondKeys.contains(key), let milliseconds = Int64(value),
-            (0...32_503_680_000_000).contains(milliseconds)
-        else { return value }
-        return "\(ConsoleFormat.date(Date(timeIntervalSince1970: Double(milliseconds) / 1_000))) (\(value))"
-    }
-
     /// A history event: when, what, about which player, order and transaction, and its
-    /// details as `key = value` pairs in key order.
+    /// details as named fields with values for people (``detailRows(of:_:)``).
     func values(of event: HistoryEvent, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [
             "type": event.type.rawValue, "typeLabel": label("event_", event.type.rawValue, caller),
             "createdAt": ConsoleFormat.date(event.createdAt),
-            "detail": event.detail.sorted { $0.key < $1.key }.map {
-                ["key": $0.key, "value": Self.detailValue(key: $0.key, $0.value)]
-            },
+            "detail": detailRows(of: event, caller),
             "hasDetail": !event.detail.isEmpty,
         ]
         if let id = event.id { values["id"] = String(id) }

@@ -26,7 +26,7 @@ extension SupportPages {
             "appleState": apple.state, "appleKnown": apple.payload != nil,
             "appleStateText": text("apple_state_\(apple.state)", caller),
         ]
-        if let payload = apple.payload { values["appleSigned"] = AppleSignedValues.rows(payload) }
+        if let payload = apple.payload { values["appleSigned"] = appleSignedRows(payload, caller) }
         if let purchase {
             values["purchase"] = self.values(of: purchase, caller)
         } else if apple.payload != nil {
