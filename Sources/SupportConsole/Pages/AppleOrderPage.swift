@@ -43,11 +43,15 @@ extension SupportPages {
         var values: [String: any Sendable] = [
             "transactionId": transactionId, "transactionHref": ConsoleLinks.transaction(transactionId),
             "deliverHref": ConsoleLinks.deliver(transactionId), "productId": payload.productId ?? "",
-            "quantity": String(payload.quantity ?? 1), "environment": payload.environment?.rawValue ?? "",
+            "quantity": String(payload.quantity ?? 1),
+            "environment": payload.environment.map { label("environment_", $0.rawValue, caller) } ?? "",
             "purchaseDate": payload.purchaseDateValue.map { ConsoleFormat.date($0) } ?? "",
             "delivered": transaction.purchase != nil, "revoked": payload.isRevoked,
         ]
         if let token = payload.appAccountToken { values["appAccountToken"] = token }
+        if let price = payload.price, let currency = payload.currency {
+            values["price"] = ConsoleMoney(milliunits: price, currency: currency).formatted
+        }
         if let purchase = transaction.purchase {
             values["purchase"] = self.values(of: purchase, caller)
         }
