@@ -32,4 +32,17 @@ extension SupportReadsTests {
             #expect(try await store.players(resembling: "bob", limit: 0) == [])
         }
     }
+
+    @Test("players whose id has a character outside ASCII, in byte order", arguments: StoreKind.allCases)
+    func playersOutsideASCII(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            for player in ["bob", "张三", "Émile", "émile2", "alice_1", "李四"] {
+                _ = try await store.createOrder(Fixture.order(player: player))
+            }
+            _ = try await store.deliver(Fixture.delivery(player: "王五"))
+            #expect(try await store.players(outsideASCIILimit: 10) == ["Émile", "émile2", "张三", "李四", "王五"])
+            #expect(try await store.players(outsideASCIILimit: 2) == ["Émile", "émile2"])
+            #expect(try await store.players(outsideASCIILimit: 0) == [])
+        }
+    }
 }

@@ -127,10 +127,28 @@ extension ConsolePagesSearchTests {
             #expect(bobby.lowerBound < bob.lowerBound, "the shorter prefix match first")
             #expect(!list.contains("/console/players/carol"))
 
-            let nobody = try await viewer.get("/console/search?q=zhangsan")
+            let nobody = try await viewer.get("/console/search?q=zhaoliu")
             #expect(nobody.status == 404)
             #expect(nobody.body.contains(#"id="no-closest-players""#))
             #expect(!nobody.body.contains("/console/apple-orders/"))
+
+            // A name in another script is found by its romanization, marks and case ignored.
+            for player in ["张三", "张三丰", "Émile"] { _ = try await fixture.order(player) }
+            for (query, players) in [("zhangsan", ["张三", "张三丰"]), ("ZhangSan", ["张三", "张三丰"]), ("emile", ["Émile"])] {
+                let romanized = try await viewer.get("/console/search?q=" + query)
+                #expect(romanized.status == 404)
+                let found = try #require(romanized.body.range(of: #"<ul id="closest-players">"#))
+                var from = found.upperBound
+                for player in players {
+                    let link = try #require(
+                        romanized.body[from...].range(of: "href=\"/console/players/\(Self.encode(player))\""),
+                        "\(query) lists \(player)")
+                    from = link.upperBound
+                }
+            }
+            let noLetters = try await viewer.get("/console/search?q=---")
+            #expect(
+                noLetters.body.contains(#"id="no-closest-players""#), "no letters romanize to nothing, not to everyone")
 
             let orderShaped = try await viewer.get("/console/search?q=MK5TTTVWJH")
             #expect(orderShaped.status == 303)

@@ -45,6 +45,25 @@ extension LedgerSQL {
         )
     }
 
+    /// Up to `limit` player ids with a character outside ASCII (more bytes than
+    /// characters), in byte order. Players are those of ``players(containing:limit:dialect:)``.
+    static func players(outsideASCIILimit limit: Int, dialect: Dialect) -> LedgerStatement {
+        let bytes = dialect == .postgres ? "octet_length(player_id)" : "length(CAST(player_id AS BLOB))"
+        let byteOrder = dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
+        return LedgerStatement(
+            """
+            SELECT player_id FROM (
+                SELECT player_id FROM orders UNION SELECT player_id FROM purchases
+                UNION SELECT player_id FROM balances
+            ) AS known
+            WHERE length(player_id) <> \(bytes)
+            ORDER BY \(byteOrder)
+            LIMIT ?
+            """,
+            [.integer(Int64(limit))]
+        )
+    }
+
     /// `text` with the ASCII letters A to Z lowercased and everything else kept, as both
     /// databases' `lower` does in ``players(containing:limit:dialect:)``.
     static func asciiLowercased(_ text: String) -> String {

@@ -18,6 +18,12 @@ extension SQLLedgerStore {
             })
     }
 
+    public func players(outsideASCIILimit limit: Int) async throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try await read(
+            .rows(LedgerSQL.players(outsideASCIILimit: limit, dialect: dialect)) { try $0.requiredText("player_id") })
+    }
+
     public func timelineNewestFirst(playerId: String, beforeId: Int64?, limit: Int, types: [HistoryEventType]?)
         async throws -> [HistoryEvent]
     {

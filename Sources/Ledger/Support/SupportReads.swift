@@ -15,6 +15,10 @@ public protocol SupportReads: Sendable {
     /// balance. An empty `query` finds nobody.
     func players(resembling query: String, limit: Int) async throws -> [String]
 
+    /// Up to `limit` player ids with a character outside ASCII (`张三`, `émile`), in byte
+    /// order: what a search compares with a romanized name (`zhangsan`).
+    func players(outsideASCIILimit limit: Int) async throws -> [String]
+
     /// Up to `limit` events of the player's timeline (``LedgerStore/timeline(playerId:)``'s
     /// events), newest first, with ids below `beforeId` (from the newest when `nil`); only
     /// events of `types` when given.

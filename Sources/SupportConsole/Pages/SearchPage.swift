@@ -68,7 +68,7 @@ extension SupportPages {
         if hits.isEmpty {
             let closest =
                 ConsoleText.hasControlCharacters(query)
-                ? [] : try await store.players(resembling: query, limit: Self.closestPlayers)
+                ? [] : try await closestPlayers(to: query, limit: Self.closestPlayers)
             page.values["nothingFound"] = true
             page.values["hasClosest"] = !closest.isEmpty
             page.values["closest"] = closest.map { player -> [String: any Sendable] in
