@@ -578,7 +578,9 @@ def test_explain_wallet(s: Suite) -> None:
           f"the manual grant's row does not say who and why: {grant_text!r}")
     check(page.locator("#purchases tr[data-refunded]").count() == 2, "the purchase list does not mark 2 refunds")
     check(page.locator("#timeline details[open]").count() == 0, "the full timeline is not collapsed")
-    check(page.locator("#client-events .ref").count() == 0, "the purchase flow repeats the player on its rows")
+    steps = page.locator("#orders tr[data-order-id] ol.flow li[data-step]")
+    check(steps.count() == 16, f"the 4 orders show {steps.count()} purchase-flow steps, not 4 each")
+    check(ada.player_id not in page.locator("#orders").inner_text(), "the purchase flow repeats the player")
     s.shot(page, "player-summary")
     phone = s.signed_in(s.stack.staff["agent"], viewport={"width": 390, "height": 844}, is_mobile=True,
                         has_touch=True)

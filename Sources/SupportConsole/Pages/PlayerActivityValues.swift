@@ -13,7 +13,8 @@ extension SupportPages {
         let steps = Dictionary(grouping: clientEvents.filter { $0.orderId != nil }) { $0.orderId ?? "" }
         return orders.suffix(Self.recordLimit).reversed().map { order in
             var row = values(of: order, caller)
-            let flow = (steps[order.orderId] ?? []).sorted { $0.createdAt < $1.createdAt }.map(stepValues)
+            // In the order the ledger recorded them (a batch of events arrives at one instant).
+            let flow = (steps[order.orderId] ?? []).sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(stepValues)
             row["steps"] = flow
             row["hasSteps"] = !flow.isEmpty
             return row

@@ -42,9 +42,10 @@ extension SupportPages {
         let entitlements = try await store.entitlements(playerId: playerId)
         let orders = try await store.orders(playerId: playerId)
         let purchases = try await store.purchases(playerId: playerId)
-        let summary = PlayerSummary(
-            entries: try await store.ledgerEntries(playerId: playerId), wallet: wallet, purchases: purchases
-        ) { listPrice($0.productId, quantity: $0.quantity) }
+        let entries = try await store.ledgerEntries(playerId: playerId)
+        let summary = PlayerSummary(entries: entries, wallet: wallet, purchases: purchases) {
+            listPrice($0.productId, quantity: $0.quantity)
+        }
         func events(_ types: [HistoryEventType]) async throws -> [HistoryEvent] {
             try await store.timelineNewestFirst(
                 playerId: playerId, beforeId: nil, limit: Self.sectionLimit, types: types)

@@ -58,7 +58,7 @@ extension SupportPages {
             ]
             return (grant.createdAt, row)
         }
-        return (bought + granted).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map(\.1)
+        return (bought + granted).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map { $0.1 }
     }
 
     /// `−0.30 USD (30%)`: the refunded share of the purchase's list price and the share, or
