@@ -580,6 +580,10 @@ def test_explain_wallet(s: Suite) -> None:
     check(page.locator("#timeline details[open]").count() == 0, "the full timeline is not collapsed")
     steps = page.locator("#orders tr[data-order-id] ol.flow li[data-step]")
     check(steps.count() == 16, f"the 4 orders show {steps.count()} purchase-flow steps, not 4 each")
+    flow = page.locator("#orders tr[data-order-id] ol.flow").first.locator("li").evaluate_all(
+        "items => items.map(item => item.dataset.step)")
+    check(flow == ["order_created", "store_sheet_shown", "store_purchased", "report_delivered"],
+          f"an order's purchase flow reads {flow}, not in the order the app reported it")
     check(ada.player_id not in page.locator("#orders").inner_text(), "the purchase flow repeats the player")
     s.shot(page, "player-summary")
     phone = s.signed_in(s.stack.staff["agent"], viewport={"width": 390, "height": 844}, is_mobile=True,
