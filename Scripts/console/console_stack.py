@@ -199,9 +199,11 @@ class Stack:
         self.call("POST", "/v1/events", {"events": events}, token=self.player_token(player_id),
                   expect=(200, 201, 202, 204))
 
-    def refund(self, transaction_id: str) -> None:
-        """Apple refunds the transaction (the emulator sends REFUND to the server)."""
-        self.call("POST", f"/emulator/v1/transactions/{transaction_id}/refund")
+    def refund(self, transaction_id: str, percentage: int = None) -> None:
+        """Apple refunds the transaction (the emulator sends REFUND to the server): all that is
+        left, or `percentage` milliunits of it (30000 is 30%)."""
+        body = {"percentage": percentage} if percentage is not None else None
+        self.call("POST", f"/emulator/v1/transactions/{transaction_id}/refund", body)
 
     def admin_grant(self, player_id: str, grants: dict, reason: str, actor: str) -> None:
         self.call("POST", "/v1/admin/grants", {"playerId": player_id, "grants": grants, "reason": reason,

@@ -494,6 +494,7 @@ def test_timeline_paging(s: Suite) -> None:
     check(first == sorted(first, key=int, reverse=True), "the timeline is not newest first")
     older = page.locator("#timeline a[rel=next]")
     check(older.count() == 1, "no a[rel=next] on a timeline of 70 events")
+    page.locator("#timeline summary").click()  # the full timeline is collapsed under the summary
     with page.expect_navigation():
         older.click()
     second = events.evaluate_all("items => items.map(item => item.dataset.eventId)")
@@ -516,7 +517,101 @@ def test_refund_signals(s: Suite) -> None:
     check("−150" in text or "-150" in text, f"mallory's coins row does not show −150: {text!r}")
     check(row.locator(".negative-label").count() == 1 and row.locator(".negative-label").inner_text().strip(),
           "the negative balance has no label (colour alone)")
-    check(page.locator("#refunds li[data-event-type]").count() >= 2, "mallory's #refunds lists fewer than 2 refunds")
+    check(page.locator("#purchases tr[data-refunded]").count() >= 2,
+          "mallory's #purchases marks fewer than 2 refunded purchases")
+
+
+def money(milliunits: int, currency: str = "USD") -> str:
+    """`1.29 USD`, `−0.30 USD`: what ConsoleMoney writes for a two-decimal currency."""
+    cents = (abs(milliunits) + 5) // 10
+    return ("\u2212" if milliunits < 0 and cents else "") + f"{cents // 100}.{cents % 100:02d} {currency}"
+
+
+def page_figures(page) -> dict:
+    """The page's height and how far down (from its top, in pixels) the rows that explain a
+    wallet are: the manual grant and the first refund (on the purchase list, or wherever the
+    page shows them)."""
+    return page.evaluate("""() => {
+        const top = selectors => {
+            const element = selectors.map(s => document.querySelector(s)).find(e => e);
+            return element ? Math.round(element.getBoundingClientRect().top + window.scrollY) : null;
+        };
+        return {
+            height: document.documentElement.scrollHeight,
+            width: document.documentElement.scrollWidth, viewport: window.innerWidth,
+            grant: top(['#purchases tr[data-kind=manual_grant]', '#timeline li[data-event-type=manual_grant]']),
+            refund: top(['#purchases tr[data-refunded]', '#refunds li[data-event-type]']),
+        };
+    }""")
+
+
+def test_explain_wallet(s: Suite) -> None:
+    """Why does ada have 420 coins? Four packs of 100 bought, 30% of one and all of another
+    refunded (−30, −100), 150 granted by hand: the summary at the top of her page says so."""
+    ada = s.fixtures["ada"]
+    coins = s.stack.wallet("ada")["coins"]
+    page = s.signed_in(s.stack.staff["viewer"])
+    begun = time.monotonic()
+    page.goto(s.url(f"/console/players/{ada.player_id}"))
+    figures = page_figures(page)
+    print(f"console: figure: explain_wallet: page height {figures['height']} px at 1280×800; the grant at "
+          f"y={figures['grant']}, the first refund at y={figures['refund']}", flush=True)
+    row = page.locator("#summary tr[data-item=coins]")
+    row.wait_for()
+    bought, refunded, granted, balance = (int(row.get_attribute(f"data-{name}"))
+                                          for name in ["bought", "refunded", "granted", "balance"])
+    grant = page.locator("#purchases tr[data-kind=manual_grant]").first
+    grant_text = grant.inner_text()
+    s.timings["why ada has her coins: the page opened to the summary and the grant read"] = time.monotonic() - begun
+    check((bought, refunded, granted, balance) == (400, -130, 150, coins),
+          f"ada's coins row says +{bought} bought, {refunded} refunded, +{granted} granted = {balance}, "
+          f"not +400, −130, +150 = {coins}")
+    check(bought + refunded + granted == balance, "the coins row does not add up to its balance")
+    box = row.bounding_box()
+    check(box and box["y"] + box["height"] <= DESKTOP["height"],
+          f"the coins row of the summary is not on the first screen: {box}")
+    check("420" in row.inner_text() and "150" in row.inner_text(), f"the coins row reads {row.inner_text()!r}")
+    summary = page.locator("#summary").inner_text()
+    for expected in [money(4 * 990), money(990 * 30 // 100 + 990)]:
+        check(expected in summary, f"the summary does not show {expected!r} (list price): {summary!r}")
+    check("ticket 4711" in grant_text and "game-support" in grant_text,
+          f"the manual grant's row does not say who and why: {grant_text!r}")
+    check(page.locator("#purchases tr[data-refunded]").count() == 2, "the purchase list does not mark 2 refunds")
+    check(page.locator("#timeline details[open]").count() == 0, "the full timeline is not collapsed")
+    steps = page.locator("#orders tr[data-order-id] ol.flow li[data-step]")
+    check(steps.count() == 16, f"the 4 orders show {steps.count()} purchase-flow steps, not 4 each")
+    flow = page.locator("#orders tr[data-order-id] ol.flow").first.locator("li").evaluate_all(
+        "items => items.map(item => item.dataset.step)")
+    check(flow == ["order_created", "store_sheet_shown", "store_purchased", "report_delivered"],
+          f"an order's purchase flow reads {flow}, not in the order the app reported it")
+    check(ada.player_id not in page.locator("#orders").inner_text(), "the purchase flow repeats the player")
+    s.shot(page, "player-summary")
+    phone = s.signed_in(s.stack.staff["agent"], viewport={"width": 390, "height": 844}, is_mobile=True,
+                        has_touch=True)
+    phone.goto(s.url(f"/console/players/{ada.player_id}"))
+    narrow = page_figures(phone)
+    print(f"console: figure: explain_wallet: page height {narrow['height']} px at 390×844", flush=True)
+    check(narrow["width"] <= narrow["viewport"], f"ada's page scrolls sideways at 390 pixels: {narrow}")
+    items = phone.locator("form#grant select[name=item] option").evaluate_all("os => os.map(o => o.value)")
+    check("coins" in items and "coin" not in items and phone.locator("form#grant input[name=item]").count() == 0,
+          f"the grant form's item is not a choice of the catalog's items: {items}")
+
+
+def test_partial_refund_money(s: Suite) -> None:
+    """A refund of 30% of a 3.99 USD pack reads as money on its purchase row: −1.20 USD (30%)."""
+    pat = s.fixtures["pat"]
+    page = s.signed_in(s.stack.staff["viewer"])
+    page.goto(s.url(f"/console/players/{pat.player_id}"))
+    row = page.locator(f"#purchases tr[data-transaction-id='{pat.transaction_id}']")
+    check(row.count() == 1, "pat's purchase has no row in #purchases")
+    check(row.get_attribute("data-refunded") == "30000", f"data-refunded is {row.get_attribute('data-refunded')!r}")
+    refund = row.locator(".refund").inner_text()
+    expected = f"{money(-3990 * 30 // 100)} (30%)"
+    check(expected in refund, f"the refund reads {refund!r}, not {expected!r}")
+    check("\u2212150" in refund, f"the refund does not say the 150 coins taken back: {refund!r}")
+    summary = page.locator("#summary tr[data-item=coins]")
+    check(summary.get_attribute("data-refunded") == "-150", "the summary's coins row does not count −150 refunded")
+    check(page.locator("#refunds").count() == 0, "the refund is repeated in a section of its own")
 
 
 def test_manual_grant(s: Suite) -> None:
@@ -657,7 +752,7 @@ def test_rate_limit(s: Suite) -> None:
 SCENARIOS = [
     test_sign_in_and_out, test_wrong_password, test_lockout, test_totp, test_viewer_cannot_grant,
     test_csrf_refusal, test_search_by_each_id, test_lost_purchase_owed_queue, test_lost_purchase_apple_order,
-    test_timeline_paging, test_refund_signals, test_manual_grant, test_grant_refusals, test_admin_pages, test_chinese,
+    test_timeline_paging, test_refund_signals, test_explain_wallet, test_partial_refund_money, test_manual_grant, test_grant_refusals, test_admin_pages, test_chinese,
     test_accept_language, test_phone, test_disabled_account,
     test_rate_limit,  # last: it leaves this address unable to sign in
 ]
@@ -677,6 +772,18 @@ def prepare(stack: Stack, suite: Suite) -> None:
     stack.refund(first.transaction_id)
     stack.refund(second.transaction_id)
     stack.wait_for_wallet("mallory", "coins", -150)
+    # A wallet to explain: four packs of 100 coins, 30% of one refunded and all of another,
+    # 150 coins granted by hand: 400 − 30 − 100 + 150 = 420.
+    packs = [stack.buy("ada", "coins100", "ada-phone") for _ in range(4)]
+    suite.fixtures["ada"] = packs[0]
+    stack.refund(packs[0].transaction_id, percentage=30_000)
+    stack.refund(packs[1].transaction_id)
+    stack.admin_grant("ada", {"coins": 150}, "ticket 4711: the pack of 12 May never arrived", "game-support")
+    stack.wait_for_wallet("ada", "coins", 420)
+    # A partial refund: 30% of the 500-coin pack (3.99 USD list price).
+    suite.fixtures["pat"] = stack.buy("pat", "coins500", "pat-phone")
+    stack.refund(suite.fixtures["pat"].transaction_id, percentage=30_000)
+    stack.wait_for_wallet("pat", "coins", 350)
 
 
 def main() -> int:

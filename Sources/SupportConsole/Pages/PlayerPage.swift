@@ -5,16 +5,19 @@ import Ledger
 extension SupportPages {
     /// Events on one page of a player's timeline.
     static var timelinePageSize: Int { 50 }
-    /// The most events of one kind (refunds, client events, notifications) the player page lists.
+    /// The most client events and notifications the player page lists, newest first.
     static var sectionLimit: Int { 50 }
-    /// The most orders and purchases the player page lists, newest first (a player makes
-    /// orders at will; the page stays a page however many there are).
+    /// The most orders, and the most purchases and manual grants, the player page lists,
+    /// newest first (a player makes orders at will; the page stays a page however many there
+    /// are).
     static var recordLimit: Int { 200 }
 
-    /// `GET /console/players/{playerId}` (`?before=<event id>` pages the timeline): the
-    /// wallet, the entitlements, orders, purchases, refunds and reversals, the client's purchase-flow events,
-    /// the notifications received, the merged timeline newest first, and the grant form
-    /// for agents and admins.
+    /// `GET /console/players/{playerId}` (`?before=<event id>` pages the timeline and opens
+    /// it; `?timeline=open` opens its first page): first the summary that explains the
+    /// wallet, then the purchases and manual grants in one list (refunds in money and share
+    /// on their purchase), the entitlements, the grant form for agents and admins, the orders
+    /// with the device's purchase-flow steps, the notifications in one line each, and the
+    /// full timeline, collapsed and paged.
     func playerPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
         -> ConsolePage
     {
@@ -23,7 +26,9 @@ extension SupportPages {
         let before = request.uri.queryParameters["before"].flatMap { Int64(String($0)) }
         try await caller.audit(action: "view_player", target: playerId)
         var values = try await playerValues(playerId, caller)
-        values["timeline"] = try await timelineValues(playerId, before: before, caller)
+        var timeline = try await timelineValues(playerId, before: before, caller)
+        timeline["open"] = before != nil || request.uri.queryParameters["timeline"] == "open"
+        values["timeline"] = timeline
         var page = ConsolePage(template: "player", titleKey: "title_player", values: values)
         page.titleDetail = playerId
         return page
@@ -37,32 +42,29 @@ extension SupportPages {
         let entitlements = try await store.entitlements(playerId: playerId)
         let orders = try await store.orders(playerId: playerId)
         let purchases = try await store.purchases(playerId: playerId)
-        func events(_ types: [HistoryEventType]) async throws -> [[String: any Sendable]] {
-            try await store.timelineNewestFirst(
-                playerId: playerId, beforeId: nil, limit: Self.sectionLimit, types: types
-            )
-            .map { values(of: $0, caller) }
+        let entries = try await store.ledgerEntries(playerId: playerId)
+        let summary = PlayerSummary(entries: entries, wallet: wallet, purchases: purchases) {
+            listPrice($0.productId, quantity: $0.quantity)
         }
-        let negative = wallet.values.contains { $0 < 0 }
-        let refunds = try await events([.refunded, .refundReversed])
+        func events(_ types: [HistoryEventType]) async throws -> [HistoryEvent] {
+            try await store.timelineNewestFirst(
+                playerId: playerId, beforeId: nil, limit: Self.sectionLimit, types: types)
+        }
         let clientEvents = try await events([.clientEvent])
+        let unordered = unorderedStepValues(clientEvents, orders: orders)
         let notifications = try await events([.notificationReceived, "notification_not_acted_on"])
+        let statement = statementValues(purchases: purchases, manualGrants: summary.manualGrants, caller)
         return [
             "playerId": playerId, "playerHref": ConsoleLinks.player(playerId),
             "grantHref": ConsoleLinks.player(playerId) + "/grants",
-            "wallet": wallet.sorted { $0.key < $1.key }.map { item, balance -> [String: any Sendable] in
-                ["item": item, "balance": ConsoleFormat.amount(balance), "negative": balance < 0]
-            },
-            "hasWallet": !wallet.isEmpty, "hasNegativeBalance": negative,
+            "summary": values(of: summary, caller), "hasNegativeBalance": wallet.values.contains { $0 < 0 },
             "entitlements": entitlements.map { values(of: $0, at: Date(), caller) },
             "hasEntitlements": !entitlements.isEmpty,
-            "orders": orders.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },
-            "hasOrders": !orders.isEmpty,
-            "purchases": purchases.suffix(Self.recordLimit).reversed().map { values(of: $0, caller) },
-            "hasPurchases": !purchases.isEmpty,
-            "refunds": refunds, "hasRefunds": !refunds.isEmpty,
-            "clientEvents": clientEvents, "hasClientEvents": !clientEvents.isEmpty,
-            "notifications": notifications, "hasNotifications": !notifications.isEmpty,
+            "orders": orderValues(orders, clientEvents: clientEvents, caller), "hasOrders": !orders.isEmpty,
+            "unorderedSteps": unordered, "hasUnorderedSteps": !unordered.isEmpty,
+            "statement": statement, "hasStatement": !statement.isEmpty,
+            "notifications": notifications.map { notificationValues($0, caller) },
+            "hasNotifications": !notifications.isEmpty,
             "grantItems": grantItems(heldBy: wallet).map { ["item": $0] },
         ]
     }
@@ -80,7 +82,7 @@ extension SupportPages {
         if events.count > Self.timelinePageSize, let last = shown.last?.id {
             timeline["nextHref"] = ConsoleLinks.player(playerId) + "?before=\(last)#timeline"
         }
-        if before != nil { timeline["firstHref"] = ConsoleLinks.player(playerId) + "#timeline" }
+        if before != nil { timeline["firstHref"] = ConsoleLinks.player(playerId) + "?timeline=open#timeline" }
         return timeline
     }
 

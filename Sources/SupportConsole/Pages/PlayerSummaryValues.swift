@@ -1,0 +1,76 @@
+import Foundation
+import Ledger
+
+/// The template values of the player page's top: the summary that explains the wallet and
+/// the one list of purchases and manual grants.
+extension SupportPages {
+    /// The summary: each item's bought, refunded, granted and balance, and the counts and
+    /// money (list price) of purchases, refunds and manual grants.
+    func values(of summary: PlayerSummary, _ caller: ConsoleCaller) -> [String: any Sendable] {
+        var values: [String: any Sendable] = [
+            "items": summary.items.map { line -> [String: any Sendable] in
+                [
+                    "item": line.item, "bought": String(line.bought), "refunded": String(line.refunded),
+                    "granted": String(line.granted), "balanceValue": String(line.balance),
+                    "boughtLabel": ConsoleFormat.amount(line.bought),
+                    "refundedLabel": ConsoleFormat.amount(line.refunded),
+                    "grantedLabel": ConsoleFormat.amount(line.granted),
+                    "balance": ConsoleFormat.amount(line.balance), "negative": line.balance < 0,
+                ]
+            },
+            "hasItems": !summary.items.isEmpty,
+            "purchases": counted(summary.purchaseCount, "summary_purchases", caller),
+            "refunds": counted(summary.refundCount, "summary_refunds", caller),
+            "manualGrants": counted(summary.manualGrants.count, "summary_grants", caller),
+        ]
+        values["paid"] = ConsoleMoney.total(summary.paid)
+        values["refunded"] = ConsoleMoney.total(summary.refunded)
+        values["net"] = ConsoleMoney.total(summary.net)
+        if summary.unpricedCount > 0 {
+            values["unpriced"] = counted(summary.unpricedCount, "summary_unpriced", caller)
+        }
+        return values
+    }
+
+    /// The purchases and the manual grants in one list, newest first, at most
+    /// ``recordLimit`` rows: a purchase with its list price and what a refund took back (money,
+    /// share and items); a grant with its items, who made it and why.
+    func statementValues(
+        purchases: [Purchase], manualGrants: [PlayerSummary.ManualGrant], _ caller: ConsoleCaller
+    ) -> [[String: any Sendable]] {
+        let bought = purchases.map { purchase -> (Date, [String: any Sendable]) in
+            var row = values(of: purchase, caller)
+            row["isPurchase"] = true
+            row["date"] = ConsoleFormat.date(purchase.purchaseDate)
+            row["price"] = listPrice(purchase.productId, quantity: purchase.quantity)?.formatted
+            if purchase.refundedShare > 0 {
+                row["refundedShareValue"] = String(purchase.refundedShare)
+                row["refundMoney"] = refundText(purchase)
+                row["refundItems"] = Self.grants(
+                    RefundShare.reversed(purchase.grants, share: purchase.refundedShare).mapValues { -$0 })
+            }
+            return (purchase.purchaseDate, row)
+        }
+        let granted = manualGrants.map { grant -> (Date, [String: any Sendable]) in
+            let row: [String: any Sendable] = [
+                "isPurchase": false, "actor": grant.actor, "reason": grant.reason,
+                "grants": Self.grants(grant.grants), "date": ConsoleFormat.date(grant.createdAt),
+            ]
+            return (grant.createdAt, row)
+        }
+        return (bought + granted).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map { $0.1 }
+    }
+
+    /// `−0.30 USD (30%)`: the refunded share of the purchase's list price and the share, or
+    /// the share alone when the catalog names no price.
+    private func refundText(_ purchase: Purchase) -> String {
+        let percent = ConsoleShare.percent(purchase.refundedShare)
+        guard let price = listPrice(purchase.productId, quantity: purchase.quantity) else { return percent }
+        return PlayerSummary.refundedMoney(price, share: purchase.refundedShare).formatted + " (\(percent))"
+    }
+
+    /// The string `key` (or `key_one` for one) with `{n}` replaced by `count`.
+    private func counted(_ count: Int, _ key: String, _ caller: ConsoleCaller) -> String {
+        text(count == 1 ? key + "_one" : key, caller).replacingOccurrences(of: "{n}", with: ConsoleFormat.count(count))
+    }
+}
