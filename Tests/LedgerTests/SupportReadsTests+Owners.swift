@@ -17,7 +17,7 @@ extension SupportReadsTests {
         arguments: StoreKind.allCases)
     func ownerCandidates(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
-            let charged = Date(ledgerMilliseconds: 1_790_000_000_000)
+            let charged = Date(timeIntervalSince1970: 1_790_000_000)
             let hour: TimeInterval = 3600
             let near = try await store.createOrder(Self.order("bob", created: charged.addingTimeInterval(-60)))
             let earlier = try await store.createOrder(Self.order("carol", created: charged.addingTimeInterval(-hour)))
@@ -51,7 +51,7 @@ extension SupportReadsTests {
     func owedChargeDetail(kind: StoreKind) async throws {
         try await withClockedStores(kind) { store, other, clock in
             let start = clock.now
-            let purchased = start.addingTimeInterval(-90).ledgerNormalized
+            let purchased = Date(timeIntervalSince1970: (start.timeIntervalSince1970 - 90).rounded(.down))
             let token = UUID().uuidString
             let recorded = OwedTransaction.detail(
                 reason: "unbound_transaction", productId: "coins100", source: "reconciler", price: 990,

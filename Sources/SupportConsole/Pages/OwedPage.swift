@@ -19,7 +19,8 @@ extension SupportPages {
         let owed = try await store.owedTransactions(learnedBefore: learnedBefore, limit: Self.owedLimit)
         var rows: [[String: any Sendable]] = []
         for transaction in owed {
-            rows.append(values(of: transaction, candidates: try await candidates(for: transaction), caller))
+            let found = try await candidates(for: transaction)
+            rows.append(self.values(of: transaction, candidates: found, caller))
         }
         let signals = try await store.refundSignals(minimumRefunds: 2, limit: Self.owedLimit)
         let sandbox = try await store.purchases(flagged: PurchaseFlag.sandboxInProduction, limit: Self.owedLimit)
@@ -38,7 +39,7 @@ extension SupportPages {
             "sandbox": sandbox.map { self.values(of: $0, caller) }, "hasSandbox": !sandbox.isEmpty,
             "isProduction": server.configuration.deploymentEnvironment == .production,
         ]
-        if let pass = ReconcilePassSummary(query: request.uri.queryParameters) {
+        if let pass = ReconcilePassSummary(query: { request.uri.queryParameters[$0] }) {
             values["reconcileResult"] = pass.sentence(owedNow: owed.count, self, caller)
         }
         return ConsolePage(template: "owed", titleKey: "title_owed", values: values)

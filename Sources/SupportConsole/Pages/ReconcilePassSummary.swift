@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import PurchaseServer
 
 /// What a reconciler pass found, carried from ``SupportPages/reconcileAction(_:_:_:_:)``
@@ -22,10 +21,11 @@ struct ReconcilePassSummary: Sendable, Hashable {
         subscriptions = report.subscriptionsChecked
     }
 
-    /// The summary in a query, or `nil` when any count is missing or not a count.
-    init?(query: FlatDictionary<Substring, Substring>) {
+    /// The summary in a query (`query` gives a parameter's value), or `nil` when any count
+    /// is missing or not a count.
+    init?(query: (Substring) -> Substring?) {
         func count(_ key: Substring) -> Int? {
-            query[key].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            query(key).flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         }
         guard let read = count("read"), let missed = count("missed"), let handled = count("handled"),
             let subscriptions = count("subscriptions")
