@@ -123,6 +123,29 @@ extension LedgerSQL {
         )
     }
 
+    /// Open (`created`) orders for `productId` created from `createdFrom` to `createdTo`,
+    /// and the order whose token is `appAccountToken` whatever its product, time or status:
+    /// that one first, then newest first, at most `limit`.
+    static func ownerCandidates(
+        productId: String, appAccountToken: String?, createdFrom: Date, createdTo: Date, limit: Int
+    ) -> LedgerStatement {
+        // No token matches no order: tokens are stored lowercased and never empty.
+        let token = SQLArgument.text(appAccountToken ?? "")
+        return LedgerStatement(
+            """
+            SELECT \(orderColumns) FROM orders
+            WHERE (product_id = ? AND status = 'created' AND created_at >= ? AND created_at <= ?)
+               OR app_account_token = ?
+            ORDER BY CASE WHEN app_account_token = ? THEN 0 ELSE 1 END, created_at DESC, order_id
+            LIMIT ?
+            """,
+            [
+                .text(productId), .timestamp(createdFrom), .timestamp(createdTo), token, token,
+                .integer(Int64(limit)),
+            ]
+        )
+    }
+
     /// Players with a negative balance or at least `minimumRefunds` refunded purchases,
     /// most refunded purchases first, at most `limit`: one row per negative balance (a row
     /// with NULL `item` for a player with none), with the player's refunded purchases and

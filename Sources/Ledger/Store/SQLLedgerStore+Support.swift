@@ -40,7 +40,7 @@ extension SQLLedgerStore {
             .rows(statement) { row in
                 let first = try Self.eventDetail(row, "first_detail")
                 let latest = try Self.eventDetail(row, "latest_detail")
-                return OwedTransaction(
+                var owed = OwedTransaction(
                     transactionId: try row.requiredText("transaction_id"),
                     productId: first["productId"] ?? latest["productId"],
                     reason: latest["reason"],
@@ -49,7 +49,19 @@ extension SQLLedgerStore {
                     lastSeenAt: try row.requiredTimestamp("last_seen_at"),
                     attempts: Int(try row.requiredInteger("attempts"))
                 )
+                owed.read(charge: latest)
+                return owed
             })
+    }
+
+    public func ownerCandidates(
+        productId: String, appAccountToken: String?, createdFrom: Date, createdTo: Date, limit: Int
+    ) async throws -> [Order] {
+        guard limit > 0 else { return [] }
+        let statement = LedgerSQL.ownerCandidates(
+            productId: productId, appAccountToken: appAccountToken, createdFrom: createdFrom.ledgerNormalized,
+            createdTo: createdTo.ledgerNormalized, limit: limit)
+        return try await read(.rows(statement, Order.init(row:)))
     }
 
     public func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal] {

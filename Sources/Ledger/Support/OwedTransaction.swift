@@ -18,6 +18,15 @@ public struct OwedTransaction: Sendable, Hashable {
     public var lastSeenAt: Date
     /// How many times the server tried.
     public var attempts: Int
+    /// What Apple charged, in milliunits of ``currency``; `nil` when the records do not say
+    /// (recorded before the server kept it, or unreadable).
+    public var price: Int64?
+    /// The ISO 4217 currency of ``price``; `nil` when the records do not say.
+    public var currency: String?
+    /// When Apple charged; `nil` when the records do not say.
+    public var purchaseDate: Date?
+    /// The app account token the purchase carried (lowercased), if any.
+    public var appAccountToken: String?
 
     /// Creates a value.
     public init(
@@ -27,7 +36,11 @@ public struct OwedTransaction: Sendable, Hashable {
         source: String?,
         firstSeenAt: Date,
         lastSeenAt: Date,
-        attempts: Int
+        attempts: Int,
+        price: Int64? = nil,
+        currency: String? = nil,
+        purchaseDate: Date? = nil,
+        appAccountToken: String? = nil
     ) {
         self.transactionId = transactionId
         self.productId = productId
@@ -36,5 +49,9 @@ public struct OwedTransaction: Sendable, Hashable {
         self.firstSeenAt = firstSeenAt
         self.lastSeenAt = lastSeenAt
         self.attempts = attempts
+        self.price = price
+        self.currency = currency
+        self.purchaseDate = purchaseDate
+        self.appAccountToken = appAccountToken
     }
 }

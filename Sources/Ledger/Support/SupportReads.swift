@@ -30,6 +30,14 @@ public protocol SupportReads: Sendable {
     /// first learned of at or before `learnedBefore`, oldest first, at most `limit`.
     func owedTransactions(learnedBefore: Date, limit: Int) async throws -> [OwedTransaction]
 
+    /// The orders that may be whose an owed charge is: open (not fulfilled) orders for
+    /// `productId` created from `createdFrom` to `createdTo`, and the order whose app
+    /// account token is `appAccountToken` (the strongest candidate, whatever its product,
+    /// time or status) first; then newest first, at most `limit`.
+    func ownerCandidates(
+        productId: String, appAccountToken: String?, createdFrom: Date, createdTo: Date, limit: Int
+    ) async throws -> [Order]
+
     /// Players with a balance below zero or at least `minimumRefunds` refunded purchases,
     /// most refunds first, at most `limit`.
     func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal]

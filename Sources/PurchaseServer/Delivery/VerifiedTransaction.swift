@@ -27,6 +27,11 @@ struct VerifiedTransaction: Sendable, Hashable {
     var signedDate: Date
     /// Whether Apple says a higher-level subscription of the chain replaced this one.
     var isUpgraded = false
+    /// What Apple charged, in milliunits of ``currency``, when the signed data says
+    /// (receipts do not).
+    var price: Int64?
+    /// The ISO 4217 currency of ``price``, when the signed data says.
+    var currency: String?
 
     /// The transaction of a verified signed transaction, or `nil` when the payload lacks an
     /// id or a product.
@@ -46,6 +51,8 @@ struct VerifiedTransaction: Sendable, Hashable {
         ownership = payload.inAppOwnershipType?.rawValue ?? InAppOwnershipType.purchased.rawValue
         signedDate = payload.signedDateValue ?? purchaseDate
         isUpgraded = payload.isUpgraded == true
+        price = payload.price
+        currency = payload.currency
     }
 
     /// An in-app purchase of a verified receipt.

@@ -149,7 +149,10 @@ struct NotificationIntake: Sendable {
             try await store.appendEvent(
                 HistoryEvent(
                     type: .awaitingReport, transactionId: transaction.transactionId,
-                    detail: ["reason": refusal.reason, "productId": transaction.productId, "source": source.rawValue],
+                    detail: OwedTransaction.detail(
+                        reason: refusal.reason, productId: transaction.productId, source: source.rawValue,
+                        price: transaction.price, currency: transaction.currency,
+                        purchaseDate: transaction.purchaseDate, appAccountToken: transaction.appAccountToken),
                     createdAt: Date()))
         }
     }

@@ -51,7 +51,8 @@ extension SupportPages {
     }
 
     /// `POST /console/owed/reconcile` (agents and admins): one reconciler pass now, audited
-    /// as `run_reconciler`; back to the owed page with notice `reconciled`.
+    /// as `run_reconciler`; back to the owed page with notice `reconciled` and what the pass
+    /// found (``ReconcilePassSummary``).
     func reconcileAction(
         _ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller, _ form: ConsoleForm
     ) async throws -> ConsoleOutcome {
@@ -62,7 +63,7 @@ extension SupportPages {
                 detail: [
                     "outcome": "completed", "fetched": String(report.fetched), "processed": String(report.processed),
                 ])
-            return .redirect(to: "/console/owed", notice: "reconciled")
+            return .redirect(to: ReconcilePassSummary(report).owedPath, notice: "reconciled")
         } catch let error as ServerError {
             try await caller.audit(action: "run_reconciler", detail: ["outcome": error.code])
             throw ConsoleError(error, subject: "reconciler")
