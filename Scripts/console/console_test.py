@@ -663,6 +663,12 @@ def phone_layout(page) -> dict:
     }""")
 
 
+def print_layout(language: str, name: str, layout: dict) -> None:
+    print(f"console: phone 390: {language} {name}: scrollWidth {layout['scrollWidth']} / "
+          f"{layout['clientWidth']}, header {layout['header']} px"
+          + (f", beyond the edge: {layout['outside']}" if layout["outside"] else ""), flush=True)
+
+
 def test_phone_every_page(s: Suite) -> None:
     """Every page the fixtures reach, at 390 x 844 in English and Chinese: nothing scrolls
     sideways (tables scroll inside their own box), the forms' fields and buttons are on the
@@ -672,11 +678,10 @@ def test_phone_every_page(s: Suite) -> None:
     s.stack.client_event(alice.transaction_id, "app_launched")
     options = {"viewport": PHONE_390, "is_mobile": True, "has_touch": True}
     measured = []
-    for language, accept in [("en", "en-US,en;q=0.9"), ("zh-Hans", "zh-CN,zh;q=0.9")]:
-        headers = {"extra_http_headers": {"Accept-Language": accept}}
+    for language, locale in [("en", "en-US"), ("zh-Hans", "zh-CN")]:
+        headers = {"locale": locale, "extra_http_headers": {"Accept-Language": f"{locale},{locale[:2]};q=0.9"}}
         visitor = s.page(PHONE_390, is_mobile=True, has_touch=True, **headers)
         visitor.goto(s.url("/console/sign-in"))
-        pages = [("sign-in", visitor)]
         admin = s.signed_in(s.stack.staff["dev-admin"], **options, **headers)
         check(admin.locator("html").get_attribute("lang") == language, f"the console is not in {language}")
         if language == "en":
@@ -693,8 +698,8 @@ def test_phone_every_page(s: Suite) -> None:
             ("staff", "/console/staff"), ("error", "/console/orders/no-such-order"),
         ]:
             admin.goto(s.url(path))
-            pages.append((name, admin))
             measured.append((language, name, phone_layout(admin)))
+            print_layout(*measured[-1])
             if name == "owed":
                 check(admin.locator("table#owed form.deliver").count() >= 1, "the owed page has no deliver form")
             if (language, name) in [("en", "owed"), ("zh-Hans", "overview")]:
@@ -708,11 +713,10 @@ def test_phone_every_page(s: Suite) -> None:
         s.submit(admin, form)
         check(admin.locator("form#grant-confirm").count() == 1, f"no grant confirmation (error {error_code(admin)!r})")
         measured.append((language, "grant-confirm", phone_layout(admin)))
-        measured.insert(0, (language, "sign-in", phone_layout(visitor)))
+        print_layout(*measured[-1])
+        measured.append((language, "sign-in", phone_layout(visitor)))
+        print_layout(*measured[-1])
         check(error_code(visitor) is None, "the sign-in page shows an error")
-    for language, name, layout in measured:
-        print(f"console: phone 390: {language} {name}: scrollWidth {layout['scrollWidth']} / "
-              f"{layout['clientWidth']}, header {layout['header']} px", flush=True)
     wide = [(language, name, layout["scrollWidth"]) for language, name, layout in measured
             if layout["scrollWidth"] > layout["clientWidth"]]
     check(not wide, f"pages scroll sideways at 390 px: {wide}")

@@ -48,9 +48,11 @@ extension ConsoleRoutes {
     {
         var until: Date?
         if let beforeRecord {
-            // The previous page's oldest record, where its grants stopped.
-            guard let record = try await store.auditRecords(beforeId: min(beforeRecord, .max - 1) + 1, limit: 1, actor: actor).first
-            else { return [] }
+            // The previous page's oldest record (the newest at or below its id), where that
+            // page's grants stopped.
+            let previous = try await store.auditRecords(
+                beforeId: min(beforeRecord, .max - 1) + 1, limit: 1, actor: actor)
+            guard let record = previous.first else { return [] }
             until = record.createdAt
         }
         let grants = try await store.manualGrants(

@@ -341,7 +341,8 @@ struct SupportReadsTests {
             _ = try await store.grantManually(
                 playerId: "p4", grants: ["gems": 1], reason: "bulk", actor: "admin", via: ManualGrantPath.adminAPI)
 
-            let all = try await other.manualGrants(via: ManualGrantPath.adminAPI, notBefore: nil, before: nil, limit: 10)
+            let all = try await other.manualGrants(
+                via: ManualGrantPath.adminAPI, notBefore: nil, before: nil, limit: 10)
             #expect(all.map(\.playerId) == ["p4", "p2"])
             #expect(all.map { $0.detail["actor"] } == ["admin", "game-server"])
             #expect(all.allSatisfy { $0.type == .manualGrant && $0.detail["via"] == ManualGrantPath.adminAPI })

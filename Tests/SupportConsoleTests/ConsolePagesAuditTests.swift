@@ -28,7 +28,8 @@ struct ConsolePagesAuditTests {
             let api = await fixture.browser()
             let granted = try await api.postJSON(
                 "/v1/admin/grants",
-                json: #"{"playerId":"mallory","grants":{"coins":-150},"reason":"spent in the shop","actor":"game-server"}"#,
+                json:
+                    #"{"playerId":"mallory","grants":{"coins":-150},"reason":"spent in the shop","actor":"game-server"}"#,
                 headers: [("Authorization", "Bearer test-admin-key-0001")])
             #expect(granted.status == 201, "\(granted)")
             let grantedAt = Date()

@@ -90,9 +90,10 @@ struct ConsolePagesOverviewTests {
     }
 
     @Test func theWebhookFiguresAreExplainedWhenOneIsConfigured() async throws {
-        try await ConsoleFixture.withPages({
+        let withWebhook: (inout ServerConfiguration) -> Void = {
             $0.webhook = WebhookSettings(url: URL(string: "http://apple.dev/test/webhook")!, secret: "webhook-secret")
-        }) { fixture in
+        }
+        try await ConsoleFixture.withPages(withWebhook) { fixture in
             let viewer = try await fixture.signedIn("vera", role: .viewer)
             let overview = try await viewer.get("/console/overview")
             #expect(overview.status == 200, "\(overview)")

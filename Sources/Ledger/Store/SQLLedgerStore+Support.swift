@@ -51,8 +51,7 @@ extension SQLLedgerStore {
         return try await read(.first(statement) { Int(try $0.requiredInteger("owed")) }) ?? 0
     }
 
-    public func manualGrants(via: String, notBefore: Date?, before: Date?, limit: Int) async throws -> [HistoryEvent]
-    {
+    public func manualGrants(via: String, notBefore: Date?, before: Date?, limit: Int) async throws -> [HistoryEvent] {
         guard limit > 0 else { return [] }
         let quotedVia = "\"via\":" + (try LedgerJSON.text(via))
         let statement = LedgerSQL.manualGrants(

@@ -26,23 +26,23 @@ extension SupportPages {
         let latency = LatencyStatistics(
             latencies: activity.deliveries.map { $0.deliveredAt.timeIntervalSince($0.purchaseDate) })
         var values: [String: any Sendable] = [
-                "deliveriesChart": perDayChart(
-                    "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
-                "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
-                "reversalsChart": perDayChart(
-                    "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
-                "latencyChart": latencyChart(latency, caller),
-                "sourceChart": sourceChart(activity.deliveries, caller),
-                "deliveries": ConsoleFormat.count(activity.deliveries.count),
-                "refunds": ConsoleFormat.count(activity.refunds.count),
-                "reversals": ConsoleFormat.count(activity.reversals.count),
-                "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
-                "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
-                "owed": ConsoleFormat.count(owed),
-                "hasOwed": owed > 0,
-                "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
-                "since": ConsoleFormat.day(since),
-            ]
+            "deliveriesChart": perDayChart(
+                "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
+            "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
+            "reversalsChart": perDayChart(
+                "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
+            "latencyChart": latencyChart(latency, caller),
+            "sourceChart": sourceChart(activity.deliveries, caller),
+            "deliveries": ConsoleFormat.count(activity.deliveries.count),
+            "refunds": ConsoleFormat.count(activity.refunds.count),
+            "reversals": ConsoleFormat.count(activity.reversals.count),
+            "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
+            "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
+            "owed": ConsoleFormat.count(owed),
+            "hasOwed": owed > 0,
+            "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
+            "since": ConsoleFormat.day(since),
+        ]
         if server.configuration.webhook != nil {
             let webhook: [String: any Sendable] = [
                 "outboxBacklog": ConsoleFormat.count(activity.outboxBacklog),
