@@ -118,7 +118,7 @@ extension SQLLedgerStore {
                     }
                     .map { (events: events, refunded: $0) }
                 }
-                .then { read in
+                .then { facts in
                     .statement(LedgerSQL.outboxState) { rows in
                         guard let row = rows.first else {
                             throw LedgerError.corruptRow("outbox count returned nothing")
@@ -126,11 +126,11 @@ extension SQLLedgerStore {
                         return .done(
                             DeliveryActivity(
                                 deliveries: deliveries,
-                                refunds: read.events.filter { $0.type == HistoryEventType.refunded.rawValue }
+                                refunds: facts.events.filter { $0.type == HistoryEventType.refunded.rawValue }
                                     .map(\.at),
-                                reversals: read.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
+                                reversals: facts.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
                                     .map(\.at),
-                                refundedPurchases: read.refunded,
+                                refundedPurchases: facts.refunded,
                                 outboxBacklog: Int(try row.requiredInteger("backlog")),
                                 webhookFailures: Int(try row.requiredInteger("failures"))))
                     }

@@ -39,25 +39,30 @@ struct DailyRevenue: Sendable, Hashable {
     ) -> (revenue: [DailyRevenue], unpriced: Int) {
         let starts = DailyCounts.count([], days: days, endingAt: now).map(\.day)
         let index = Dictionary(uniqueKeysWithValues: starts.enumerated().map { ($1, $0) })
-        var byCurrency: [String: [Day]] = [:]
-        for currency in currencies { byCurrency[currency] = starts.map { Day(day: $0) } }
+        let empty = starts.map { Day(day: $0) }
+        var byCurrency = Dictionary(uniqueKeysWithValues: currencies.map { ($0, empty) })
         var unpriced = 0
-        func add(_ productId: String, _ quantity: Int, at date: Date, _ amount: (ConsoleMoney) -> (Int64, Int64)) {
-            guard let slot = index[DailyCounts.calendar.startOfDay(for: date)] else { return }
-            guard let money = price(productId, quantity) else {
-                unpriced += 1
-                return
+        // Each purchase on its purchase date and each refund on its refund date, with the
+        // share of the list price it takes back (nil: none, a sale).
+        let sales = activity.deliveries.map {
+            (productId: $0.productId, quantity: $0.quantity, date: $0.purchaseDate, refundedShare: Int?.none)
+        }
+        let refunds = activity.refundedPurchases.map {
+            (
+                productId: $0.productId, quantity: $0.quantity, date: $0.refundedAt,
+                refundedShare: Int?.some($0.refundedShare)
+            )
+        }
+        for entry in sales + refunds {
+            guard let slot = index[DailyCounts.calendar.startOfDay(for: entry.date)] else { continue }
+            guard let money = price(entry.productId, entry.quantity) else {
+                if entry.refundedShare == nil { unpriced += 1 }
+                continue
             }
-            let (gross, refunded) = amount(money)
-            byCurrency[money.currency, default: starts.map { Day(day: $0) }][slot].gross &+= gross
-            byCurrency[money.currency, default: starts.map { Day(day: $0) }][slot].refunded &+= refunded
-        }
-        for delivery in activity.deliveries {
-            add(delivery.productId, delivery.quantity, at: delivery.purchaseDate) { ($0.milliunits, 0) }
-        }
-        for refund in activity.refundedPurchases {
-            add(refund.productId, refund.quantity, at: refund.refundedAt) {
-                (0, $0.share(refund.refundedShare).milliunits)
+            if let share = entry.refundedShare {
+                byCurrency[money.currency, default: empty][slot].refunded &+= money.share(share).milliunits
+            } else {
+                byCurrency[money.currency, default: empty][slot].gross &+= money.milliunits
             }
         }
         let revenue = byCurrency.sorted { $0.key < $1.key }.map { DailyRevenue(currency: $0.key, days: $0.value) }

@@ -39,15 +39,14 @@ extension SupportPages {
     /// The chart of one currency's net revenue per day, each bar labelled with its amount;
     /// with no currency, an empty chart that says "none".
     private func revenueChart(_ revenue: DailyRevenue?, _ caller: ConsoleCaller) -> String {
-        var chartText = chartText(
-            "revenue-per-day" + (revenue.map { "-" + $0.currency } ?? ""), "chart_revenue", caller)
-        if let revenue { chartText.valueAxis += " (\(revenue.currency))" }
+        var labels = chartText("revenue-per-day" + (revenue.map { "-" + $0.currency } ?? ""), "chart_revenue", caller)
+        if let revenue { labels.valueAxis += " (\(revenue.currency))" }
         let bars =
             revenue?.days.map { day in
                 ChartBar(
                     label: DailyCounts.label(day.day), value: Double(day.net) / 1_000,
                     valueLabel: ConsoleMoney(milliunits: day.net, currency: revenue?.currency ?? "").number)
             } ?? []
-        return BarChart(text: chartText, bars: bars, labelEvery: 5).svg()
+        return BarChart(text: labels, bars: bars, labelEvery: 5).svg()
     }
 }
