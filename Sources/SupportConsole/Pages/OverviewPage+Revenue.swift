@@ -11,13 +11,16 @@ extension SupportPages {
             activity, days: Self.overviewDays, endingAt: now, currencies: currencies,
             price: { listPrice($0, quantity: $1) })
         let charts = revenue.isEmpty ? [revenueChart(nil, caller)] : revenue.map { revenueChart($0, caller) }
-        let rows = revenue.flatMap { currency in
-            currency.days.filter { $0.gross != 0 || $0.refunded != 0 }.map { (currency.currency, $0) }
+        var rows: [(currency: String, day: DailyRevenue.Day)] = []
+        for currency in revenue {
+            for day in currency.days where day.gross != 0 || day.refunded != 0 {
+                rows.append((currency: currency.currency, day: day))
+            }
         }
-        .sorted { $0.1.day != $1.1.day ? $0.1.day > $1.1.day : $0.0 < $1.0 }
+        rows.sort { $0.day.day != $1.day.day ? $0.day.day > $1.day.day : $0.currency < $1.currency }
         var values: [String: any Sendable] = [
             "revenueCharts": charts,
-            "revenueRows": rows.map { revenueRow(ConsoleFormat.day($0.1.day), $0.0, $0.1) },
+            "revenueRows": rows.map { revenueRow(ConsoleFormat.day($0.day.day), $0.currency, $0.day) },
             "revenueTotals": revenue.map { revenueRow(text("revenue_total", caller), $0.currency, $0.total) },
             "revenueEmpty": rows.isEmpty,
         ]
