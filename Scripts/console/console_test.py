@@ -769,7 +769,8 @@ def test_overview_revenue(s: Suite) -> None:
     empty_charts = page.evaluate("""() => [...document.querySelectorAll('svg.chart')].filter(svg =>
         [...svg.querySelectorAll('g.bar rect')].every(r => parseFloat(r.getAttribute('height')) === 0)).map(s => s.id)""")
     check(nones.count() == len(empty_charts), f"empty charts {empty_charts} but {nones.count()} say none")
-    check(all(text == english["chart_none"] for text in nones.all_inner_texts()), "an empty chart does not say none")
+    said = nones.evaluate_all("texts => texts.map(t => t.textContent)")
+    check(all(text == english["chart_none"] for text in said), f"an empty chart does not say none: {said}")
     check(page.locator("#outbox-backlog, #webhook-failures").count() == 0, "webhook figures without a webhook")
     owed = int(page.locator("#owed-total").inner_text().replace(",", ""))
     page.goto(s.url("/console/owed"))
