@@ -209,6 +209,12 @@ class Stack:
         self.call("POST", "/v1/admin/grants", {"playerId": player_id, "grants": grants, "reason": reason,
                                                 "actor": actor}, token="dev-admin-key", expect=(200, 201))
 
+    def list_price_cents(self, product_id: str) -> int:
+        """The catalog's list price of `product_id` (GET /v1/products, in milliunits) in
+        hundredths, for a currency with two decimals."""
+        products = self.call("GET", "/v1/products")["products"]
+        return next(product["price"] for product in products if product["productId"] == product_id) // 10
+
     def wait_for_wallet(self, player_id: str, item: str, value: int, seconds: float = 15) -> None:
         deadline = time.monotonic() + seconds
         while self.wallet(player_id).get(item, 0) != value:

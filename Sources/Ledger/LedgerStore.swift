@@ -134,8 +134,10 @@ public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
 
     /// Support compensation: appends ``LedgerEntryKind/manual`` entries (amounts non-zero,
     /// either sign), updates the balances and appends an audited
-    /// ``HistoryEventType/manualGrant`` event naming the actor and the reason.
-    func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws -> LedgerPosting
+    /// ``HistoryEventType/manualGrant`` event naming the actor, the reason and, when given,
+    /// the path the grant came by (`via`, e.g. ``ManualGrantPath/adminAPI``).
+    func grantManually(playerId: String, grants: Grants, reason: String, actor: String, via: String?) async throws
+        -> LedgerPosting
 
     // MARK: Reads
 
@@ -295,4 +297,14 @@ public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
     /// that lost its lease (``CheckpointAdvance/leaseLost``, nothing written). A stored
     /// value that is not a number is replaced.
     func advanceCheckpoint(_ name: String, to value: Int64, holding lease: Lease) async throws -> CheckpointAdvance
+}
+
+extension LedgerStore {
+    /// ``grantManually(playerId:grants:reason:actor:via:)`` naming no path (the support
+    /// console's grants, audited in the console's own log).
+    public func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws
+        -> LedgerPosting
+    {
+        try await grantManually(playerId: playerId, grants: grants, reason: reason, actor: actor, via: nil)
+    }
 }

@@ -3,10 +3,14 @@ import Hummingbird
 import Ledger
 
 extension ConsoleRoutes {
-    /// Audit records per page.
+    /// Audit records per page (and the most admin-API grants one page shows).
     static var auditPageSize: Int { 100 }
 
-    /// `GET /console/audit?actor=…&before=…` (admin): the audit log, newest first.
+    /// `GET /console/audit?actor=…&before=…` (admin): the audit log, newest first, with the
+    /// grants made through the admin API merged in by time. A page holds up to
+    /// ``auditPageSize`` records of the console's log and the admin-API grants made between
+    /// its oldest record and the previous page's (the first page: up to now; the last: from
+    /// the first), at most ``auditPageSize`` of them.
     func addAuditPage() {
         let core = core
         page("audit", role: .admin) { request, _, caller in
@@ -16,14 +20,19 @@ extension ConsoleRoutes {
             let before = request.uri.queryParameters["before"].flatMap { Int64(String($0)) }
             let records = try await core.store.auditRecords(
                 beforeId: before, limit: Self.auditPageSize + 1, actor: actor)
+            let shown = Array(records.prefix(Self.auditPageSize))
+            let hasMore = records.count > Self.auditPageSize
+            let grants = try await Self.adminGrants(
+                core.store, after: hasMore ? shown.last?.createdAt : nil, beforeRecord: before, actor: actor)
             try await caller.audit(action: "view_audit", target: actor)
-            let shown = records.prefix(Self.auditPageSize)
+            let rows = (shown.map(AuditRow.init) + grants.map(AuditRow.init(adminGrant:)))
+                .sorted { $0.createdAt > $1.createdAt }
             var values: [String: any Sendable] = [
-                "records": shown.map { Self.auditRow($0, language: caller.language) },
-                "empty": shown.isEmpty,
+                "records": rows.map { $0.values(core.renderer, language: caller.language) },
+                "empty": rows.isEmpty,
             ]
             if let actor { values["actorFilter"] = actor }
-            if records.count > Self.auditPageSize, let last = shown.last?.id {
+            if hasMore, let last = shown.last?.id {
                 values["nextPage"] =
                     "/console/audit?before=\(last)" + (actor.map { "&actor=" + ConsoleURL.queryValue($0) } ?? "")
             }
@@ -31,17 +40,23 @@ extension ConsoleRoutes {
         }
     }
 
-    private static func auditRow(_ record: AuditRecord, language: ConsoleLanguage) -> [String: any Sendable] {
-        var row: [String: any Sendable] = [
-            "id": record.id.map { String($0) } ?? "",
-            "time": ConsoleFormat.date(record.createdAt, language: language),
-            "actor": record.actor,
-            "actorLink": "/console/audit?actor=" + ConsoleURL.queryValue(record.actor),
-            "action": record.action,
-            "address": record.address,
-            "detail": record.detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "),
-        ]
-        if let target = record.target { row["target"] = target }
-        return row
+    /// The admin-API grants of one audit page (by `actor` only, when given): at or after
+    /// `after` (from the first when `nil`, the last page) and before the record
+    /// `beforeRecord` (up to now when `nil`, the first page), newest first.
+    private static func adminGrants(_ store: any LedgerStore, after: Date?, beforeRecord: Int64?, actor: String?)
+        async throws -> [HistoryEvent]
+    {
+        var until: Date?
+        if let beforeRecord {
+            // The previous page's oldest record (the newest at or below its id), where that
+            // page's grants stopped.
+            let previous = try await store.auditRecords(
+                beforeId: min(beforeRecord, .max - 1) + 1, limit: 1, actor: actor)
+            guard let record = previous.first else { return [] }
+            until = record.createdAt
+        }
+        let grants = try await store.manualGrants(
+            via: ManualGrantPath.adminAPI, notBefore: after, before: until, limit: auditPageSize)
+        return grants.filter { actor == nil || $0.detail["actor"] == actor }
     }
 }

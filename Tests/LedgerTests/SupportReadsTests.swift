@@ -256,7 +256,8 @@ struct SupportReadsTests {
                 activity.deliveries
                     == deliveries.map {
                         DeliveryActivity.Delivery(
-                            purchaseDate: $0.purchaseDate, deliveredAt: $0.deliveredAt, source: $0.source)
+                            productId: $0.productId, quantity: $0.quantity, purchaseDate: $0.purchaseDate,
+                            deliveredAt: $0.deliveredAt, source: $0.source)
                     })
             #expect(activity.refunds == [refundedAt])
             #expect(activity.reversals == [reversedAt])
@@ -267,6 +268,92 @@ struct SupportReadsTests {
             #expect(limited.deliveries.map(\.source) == [.clientSignedTransaction, .reconciler])
             #expect(
                 try await other.deliveryActivity(since: clock.now.addingTimeInterval(1), limit: 10).deliveries == [])
+        }
+    }
+
+    @Test(
+        "revenue facts: what each delivery bought and the purchases refunded since a time, as they stand",
+        arguments: StoreKind.allCases)
+    func revenueActivity(kind: StoreKind) async throws {
+        try await withClockedStores(kind) { store, other, clock in
+            let old = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
+            _ = try await store.reverse(transactionId: old.transactionId, reason: "REFUND")
+            clock.advance(by: 3600)
+            let since = clock.now
+            var bought = Fixture.delivery(product: "potion")
+            bought.quantity = 3
+            let potions = try await store.deliver(bought).purchase
+            _ = try await store.deliver(Fixture.delivery(product: "coins100"))
+            let regranted = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
+            clock.advance(by: 60)
+            let refundedAt = clock.now
+            _ = try await store.reverse(transactionId: potions.transactionId, reason: "REFUND")
+            _ = try await store.reverse(transactionId: regranted.transactionId, reason: "REFUND")
+            _ = try await store.regrant(transactionId: regranted.transactionId)
+
+            let activity = try await other.deliveryActivity(since: since, limit: 100)
+            #expect(activity.deliveries.map(\.productId) == ["potion", "coins100", "coins500"])
+            #expect(activity.deliveries.map(\.quantity) == [3, 1, 1])
+            #expect(
+                activity.refundedPurchases == [
+                    DeliveryActivity.RefundedPurchase(
+                        productId: "potion", quantity: 3, refundedShare: RefundShare.whole, refundedAt: refundedAt)
+                ], "the refund before `since` and the reversed one are left out")
+            #expect(try await other.deliveryActivity(since: since, limit: 0).refundedPurchases == [])
+        }
+    }
+
+    @Test("the owed count is the owed queue's length without a limit", arguments: StoreKind.allCases)
+    func owedCount(kind: StoreKind) async throws {
+        try await withClockedStores(kind) { store, other, clock in
+            let start = clock.now
+            #expect(try await other.owedCount(learnedBefore: start) == 0)
+            for (index, id) in ["2001", "2002", "2003"].enumerated() {
+                try await store.appendEvent(
+                    Self.awaitingReport(id, reason: "no_player", at: start.addingTimeInterval(Double(index) * 10)))
+            }
+            try await store.appendEvent(Self.awaitingReport("2001", reason: "no_player", at: start))
+            #expect(try await other.owedCount(learnedBefore: start.addingTimeInterval(10)) == 2)
+            #expect(try await other.owedCount(learnedBefore: start.addingTimeInterval(60)) == 3)
+            _ = try await store.deliver(Fixture.delivery(transactionId: "2002", source: .adminLookup))
+            let after = start.addingTimeInterval(60)
+            #expect(try await other.owedCount(learnedBefore: after) == 2)
+            #expect(
+                try await other.owedCount(learnedBefore: after)
+                    == other.owedTransactions(learnedBefore: after, limit: 100).count)
+        }
+    }
+
+    @Test("manual grants by the path they came by, newest first, in a time window", arguments: StoreKind.allCases)
+    func manualGrantsByPath(kind: StoreKind) async throws {
+        try await withClockedStores(kind) { store, other, clock in
+            let start = clock.now
+            _ = try await store.grantManually(
+                playerId: "p1", grants: ["coins": 5], reason: "console", actor: "alice")
+            clock.advance(by: 10)
+            _ = try await store.grantManually(
+                playerId: "p2", grants: ["coins": -5], reason: "spent", actor: "game-server",
+                via: ManualGrantPath.adminAPI)
+            clock.advance(by: 10)
+            _ = try await store.grantManually(
+                playerId: "p3", grants: ["coins": 7], reason: #"quotes "via":"admin_api""#, actor: "bob")
+            clock.advance(by: 10)
+            _ = try await store.grantManually(
+                playerId: "p4", grants: ["gems": 1], reason: "bulk", actor: "admin", via: ManualGrantPath.adminAPI)
+
+            let all = try await other.manualGrants(
+                via: ManualGrantPath.adminAPI, notBefore: nil, before: nil, limit: 10)
+            #expect(all.map(\.playerId) == ["p4", "p2"])
+            #expect(all.map { $0.detail["actor"] } == ["admin", "game-server"])
+            #expect(all.allSatisfy { $0.type == .manualGrant && $0.detail["via"] == ManualGrantPath.adminAPI })
+            let window = try await other.manualGrants(
+                via: ManualGrantPath.adminAPI, notBefore: start, before: start.addingTimeInterval(30), limit: 10)
+            #expect(window.map(\.playerId) == ["p2"])
+            #expect(
+                try await other.manualGrants(
+                    via: ManualGrantPath.adminAPI, notBefore: start.addingTimeInterval(10), before: nil, limit: 1
+                ).map(\.playerId) == ["p4"])
+            #expect(try await other.manualGrants(via: "elsewhere", notBefore: nil, before: nil, limit: 10) == [])
         }
     }
 }

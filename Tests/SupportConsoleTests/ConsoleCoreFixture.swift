@@ -201,6 +201,11 @@ actor ConsoleBrowser {
             "POST", path, body: body, headers: headers + [("Content-Type", "application/x-www-form-urlencoded")])
     }
 
+    /// `POST path` with a JSON body (the server's own API, e.g. the admin API with its key).
+    func postJSON(_ path: String, json: String, headers: [(String, String)] = []) async throws -> ConsoleAnswer {
+        try await send("POST", path, body: json, headers: headers + [("Content-Type", "application/json")])
+    }
+
     /// Posts `form` plus the `csrf` token of the page at `page` (read first).
     func submit(_ path: String, form: [(String, String)], from page: String = "/console/") async throws
         -> ConsoleAnswer

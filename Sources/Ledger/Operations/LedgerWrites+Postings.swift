@@ -51,6 +51,7 @@ extension LedgerWrites {
         grants: Grants,
         reason: String,
         actor: String,
+        via: String?,
         at now: Date
     ) -> LedgerOperation<LedgerPosting> {
         post(
@@ -66,7 +67,7 @@ extension LedgerWrites {
             LedgerOperation.execute(
                 try LedgerSQL.insertEvent(
                     LedgerRules.manualGrantEvent(
-                        playerId: playerId, posting: posting, reason: reason, actor: actor, at: now)
+                        playerId: playerId, posting: posting, reason: reason, actor: actor, via: via, at: now)
                 )
             )
             .map { posting }

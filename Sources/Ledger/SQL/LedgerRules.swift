@@ -135,9 +135,11 @@ enum LedgerRules {
         posting: LedgerPosting,
         reason: String,
         actor: String,
+        via: String?,
         at: Date
     ) throws -> HistoryEvent {
         var detail = ["grants": LedgerJSON.text(signedGrants(posting)), "reason": reason, "actor": actor]
+        if let via { detail["via"] = via }
         if posting.hasNegativeBalance {
             detail["negativeBalances"] = LedgerJSON.text(posting.negativeBalances)
         }

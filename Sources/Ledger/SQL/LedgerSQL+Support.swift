@@ -146,6 +146,45 @@ extension LedgerSQL {
         )
     }
 
+    /// How many transactions ``owedTransactions(learnedBefore:limit:)`` lists without a limit
+    /// (one row, `owed`).
+    static func owedCount(learnedBefore: Date) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT COUNT(*) AS owed FROM (
+                SELECT transaction_id FROM history_events
+                WHERE type = ? AND transaction_id IS NOT NULL
+                  AND NOT EXISTS (
+                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id)
+                GROUP BY transaction_id
+                HAVING MIN(created_at) <= ?
+            ) owed
+            """,
+            [.text(HistoryEventType.awaitingReport.rawValue), .timestamp(learnedBefore)]
+        )
+    }
+
+    /// `manual_grant` events whose detail's JSON text contains `quotedVia` (`"via":"…"`,
+    /// the keys sorted and nothing between them) recorded in `[notBefore, before)`, newest
+    /// first, at most `limit`. The caller checks the decoded detail exactly.
+    static func manualGrants(quotedVia: String, notBefore: Date, before: Date, limit: Int, dialect: Dialect)
+        -> LedgerStatement
+    {
+        let contains = dialect == .postgres ? "strpos(detail, ?) > 0" : "instr(detail, ?) > 0"
+        return LedgerStatement(
+            """
+            SELECT \(eventColumns) FROM history_events
+            WHERE type = ? AND created_at >= ? AND created_at < ? AND \(contains)
+            ORDER BY created_at DESC, id DESC
+            LIMIT ?
+            """,
+            [
+                .text(HistoryEventType.manualGrant.rawValue), .timestamp(notBefore), .timestamp(before),
+                .text(quotedVia), .integer(Int64(limit)),
+            ]
+        )
+    }
+
     /// Players with a negative balance or at least `minimumRefunds` refunded purchases,
     /// most refunded purchases first, at most `limit`: one row per negative balance (a row
     /// with NULL `item` for a player with none), with the player's refunded purchases and
@@ -204,8 +243,22 @@ extension LedgerSQL {
     static func deliveries(since: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT purchase_date, delivered_at, source FROM purchases WHERE delivered_at >= ?
+            SELECT product_id, quantity, purchase_date, delivered_at, source FROM purchases WHERE delivered_at >= ?
             ORDER BY delivered_at, transaction_id
+            LIMIT ?
+            """,
+            [.timestamp(since), .integer(Int64(limit))]
+        )
+    }
+
+    /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
+    /// first, at most `limit`.
+    static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT product_id, quantity, refunded_share, refunded_at FROM purchases
+            WHERE refunded_share > 0 AND refunded_at >= ?
+            ORDER BY refunded_at, transaction_id
             LIMIT ?
             """,
             [.timestamp(since), .integer(Int64(limit))]

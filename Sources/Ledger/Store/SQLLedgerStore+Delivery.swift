@@ -29,12 +29,13 @@ extension SQLLedgerStore {
             LedgerWrites.settleRefundState(transactionId: transactionId, reason: reason, dialect: dialect, at: now))
     }
 
-    public func grantManually(playerId: String, grants: Grants, reason: String, actor: String) async throws
-        -> LedgerPosting
+    public func grantManually(playerId: String, grants: Grants, reason: String, actor: String, via: String?)
+        async throws -> LedgerPosting
     {
         try LedgerRules.validateManualGrants(grants)
         return try await write(
-            LedgerWrites.grantManually(playerId: playerId, grants: grants, reason: reason, actor: actor, at: now)
+            LedgerWrites.grantManually(
+                playerId: playerId, grants: grants, reason: reason, actor: actor, via: via, at: now)
         )
     }
 }

@@ -64,6 +64,22 @@ extension SQLLedgerStore {
         return try await read(.rows(statement, Order.init(row:)))
     }
 
+    public func owedCount(learnedBefore: Date) async throws -> Int {
+        let statement = LedgerSQL.owedCount(learnedBefore: learnedBefore.ledgerNormalized)
+        return try await read(.first(statement) { Int(try $0.requiredInteger("owed")) }) ?? 0
+    }
+
+    public func manualGrants(via: String, notBefore: Date?, before: Date?, limit: Int) async throws -> [HistoryEvent] {
+        guard limit > 0 else { return [] }
+        let quotedVia = "\"via\":" + (try LedgerJSON.text(via))
+        let statement = LedgerSQL.manualGrants(
+            quotedVia: quotedVia, notBefore: (notBefore ?? .distantPast).ledgerNormalized,
+            before: (before ?? .distantFuture).ledgerNormalized, limit: limit, dialect: dialect)
+        // The text match finds every such event; one whose other detail merely quotes it is
+        // dropped here.
+        return try await read(.rows(statement, HistoryEvent.init(row:))).filter { $0.detail["via"] == via }
+    }
+
     public func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal] {
         guard limit > 0 else { return [] }
         let rows = try await read(
@@ -100,6 +116,7 @@ extension SQLLedgerStore {
         let limit = max(limit, 0)
         let deliveries = LedgerOperation.rows(LedgerSQL.deliveries(since: since, limit: limit)) { row in
             DeliveryActivity.Delivery(
+                productId: try row.requiredText("product_id"), quantity: Int(try row.requiredInteger("quantity")),
                 purchaseDate: try row.requiredTimestamp("purchase_date"),
                 deliveredAt: try row.requiredTimestamp("delivered_at"),
                 source: try row.enumeration(DeliverySource.self, "source"))
@@ -110,6 +127,16 @@ extension SQLLedgerStore {
                     (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
                 }
                 .then { events in
+                    LedgerOperation.rows(LedgerSQL.refundedPurchases(since: since, limit: limit)) { row in
+                        DeliveryActivity.RefundedPurchase(
+                            productId: try row.requiredText("product_id"),
+                            quantity: Int(try row.requiredInteger("quantity")),
+                            refundedShare: Int(try row.requiredInteger("refunded_share")),
+                            refundedAt: try row.requiredTimestamp("refunded_at"))
+                    }
+                    .map { (events: events, refunded: $0) }
+                }
+                .then { facts in
                     .statement(LedgerSQL.outboxState) { rows in
                         guard let row = rows.first else {
                             throw LedgerError.corruptRow("outbox count returned nothing")
@@ -117,9 +144,11 @@ extension SQLLedgerStore {
                         return .done(
                             DeliveryActivity(
                                 deliveries: deliveries,
-                                refunds: events.filter { $0.type == HistoryEventType.refunded.rawValue }.map(\.at),
-                                reversals: events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
+                                refunds: facts.events.filter { $0.type == HistoryEventType.refunded.rawValue }
                                     .map(\.at),
+                                reversals: facts.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
+                                    .map(\.at),
+                                refundedPurchases: facts.refunded,
                                 outboxBacklog: Int(try row.requiredInteger("backlog")),
                                 webhookFailures: Int(try row.requiredInteger("failures"))))
                     }

@@ -2,8 +2,13 @@ import Foundation
 
 /// The raw facts the console's overview charts are drawn from, for one window of time.
 public struct DeliveryActivity: Sendable, Hashable {
-    /// One delivery: when Apple charged, when the ledger delivered, and by which path.
+    /// One delivery: what was bought, when Apple charged, when the ledger delivered, and by
+    /// which path.
     public struct Delivery: Sendable, Hashable {
+        /// The product bought.
+        public var productId: String
+        /// How many units.
+        public var quantity: Int
         /// Apple's purchase date.
         public var purchaseDate: Date
         /// When the ledger delivered it.
@@ -12,10 +17,32 @@ public struct DeliveryActivity: Sendable, Hashable {
         public var source: DeliverySource
 
         /// Creates a value.
-        public init(purchaseDate: Date, deliveredAt: Date, source: DeliverySource) {
+        public init(productId: String, quantity: Int, purchaseDate: Date, deliveredAt: Date, source: DeliverySource) {
+            self.productId = productId
+            self.quantity = quantity
             self.purchaseDate = purchaseDate
             self.deliveredAt = deliveredAt
             self.source = source
+        }
+    }
+
+    /// One purchase refunded (wholly or in part) as it stands now.
+    public struct RefundedPurchase: Sendable, Hashable {
+        /// The product bought.
+        public var productId: String
+        /// How many units.
+        public var quantity: Int
+        /// The share refunded, in milliunits of the whole (100,000 is all of it).
+        public var refundedShare: Int
+        /// When the refund was recorded.
+        public var refundedAt: Date
+
+        /// Creates a value.
+        public init(productId: String, quantity: Int, refundedShare: Int, refundedAt: Date) {
+            self.productId = productId
+            self.quantity = quantity
+            self.refundedShare = refundedShare
+            self.refundedAt = refundedAt
         }
     }
 
@@ -25,6 +52,9 @@ public struct DeliveryActivity: Sendable, Hashable {
     public var refunds: [Date]
     /// When each refund reversal in the window was recorded.
     public var reversals: [Date]
+    /// The purchases refunded in the window and still refunded, oldest refund first (at
+    /// most the limit asked for).
+    public var refundedPurchases: [RefundedPurchase]
     /// Webhook messages not yet acknowledged.
     public var outboxBacklog: Int
     /// Of those, the ones whose last attempt failed.
@@ -32,11 +62,13 @@ public struct DeliveryActivity: Sendable, Hashable {
 
     /// Creates a value.
     public init(
-        deliveries: [Delivery], refunds: [Date], reversals: [Date], outboxBacklog: Int, webhookFailures: Int
+        deliveries: [Delivery], refunds: [Date], reversals: [Date], refundedPurchases: [RefundedPurchase],
+        outboxBacklog: Int, webhookFailures: Int
     ) {
         self.deliveries = deliveries
         self.refunds = refunds
         self.reversals = reversals
+        self.refundedPurchases = refundedPurchases
         self.outboxBacklog = outboxBacklog
         self.webhookFailures = webhookFailures
     }

@@ -38,6 +38,15 @@ public protocol SupportReads: Sendable {
         productId: String, appAccountToken: String?, createdFrom: Date, createdTo: Date, limit: Int
     ) async throws -> [Order]
 
+    /// How many transactions ``owedTransactions(learnedBefore:limit:)`` would list without a
+    /// limit.
+    func owedCount(learnedBefore: Date) async throws -> Int
+
+    /// ``HistoryEventType/manualGrant`` events that came by `via` (their `via` detail, e.g.
+    /// ``ManualGrantPath/adminAPI``) recorded at or after `notBefore` (from the first when
+    /// `nil`) and before `before` (to the last when `nil`), newest first, at most `limit`.
+    func manualGrants(via: String, notBefore: Date?, before: Date?, limit: Int) async throws -> [HistoryEvent]
+
     /// Players with a balance below zero or at least `minimumRefunds` refunded purchases,
     /// most refunds first, at most `limit`.
     func refundSignals(minimumRefunds: Int, limit: Int) async throws -> [RefundSignal]
@@ -47,7 +56,7 @@ public protocol SupportReads: Sendable {
     func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
 
     /// What happened from `since` on: at most `limit` deliveries (oldest first), at most
-    /// `limit` refunds and reversals together (oldest first), and the webhook outbox as it
-    /// stands.
+    /// `limit` refunds and reversals together (oldest first), at most `limit` purchases
+    /// refunded (oldest refund first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 }

@@ -180,7 +180,8 @@ extension PurchaseServer {
             let posting: LedgerPosting
             do {
                 posting = try await self.store.grantManually(
-                    playerId: body.playerId, grants: body.grants, reason: body.reason, actor: actor)
+                    playerId: body.playerId, grants: body.grants, reason: body.reason, actor: actor,
+                    via: ManualGrantPath.adminAPI)
             } catch let error as LedgerError {
                 guard case .invalidGrants(let reason) = error else { throw error }
                 throw ServerError.invalidRequest(reason)

@@ -58,6 +58,7 @@ struct BarChart: Sendable, Hashable {
             parts.append("</g>")
         }
         parts.append("</g>")
+        parts.append(text.emptyMark(bars, x: Self.left + plotWidth / 2, y: Self.top + plotHeight / 2))
         parts.append(
             "<text class=\"axis-label\" x=\"\(SVGText.number(Self.left + plotWidth / 2))\" "
                 + "y=\"\(SVGText.number(Self.height - 8))\" text-anchor=\"middle\" font-size=\"11\">"

@@ -35,6 +35,16 @@ struct ChartText: Sendable, Hashable {
     var categoryAxis: String
     /// The value axis's name.
     var valueAxis: String
+    /// What the chart says across its plot when no bar has a value ("none"); nil says
+    /// nothing.
+    var emptyText: String? = nil
+
+    /// The text drawn centred at (`x`, `y`) when no bar of `bars` has a value, else nothing.
+    func emptyMark(_ bars: [ChartBar], x: Double, y: Double) -> String {
+        guard let emptyText, bars.allSatisfy({ $0.value == 0 }) else { return "" }
+        return "<text class=\"none\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" "
+            + "text-anchor=\"middle\" font-size=\"18\" fill=\"#5b6570\">\(SVGText.escape(emptyText))</text>"
+    }
 
     /// The opening of the `svg` element, its `<title>` and `<desc>`.
     func opening(width: Double, height: Double) -> String {

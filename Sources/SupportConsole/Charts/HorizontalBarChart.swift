@@ -40,6 +40,8 @@ struct HorizontalBarChart: Sendable, Hashable {
                     + "y=\"\(SVGText.number(middle))\" font-size=\"11\">\(value)</text></g>")
         }
         parts.append("</g>")
+        parts.append(
+            text.emptyMark(bars, x: plotLeft + plotWidth / 2, y: Self.top + Self.rowHeight / 2 + 6))
         let axisY = Self.top + Self.rowHeight * Double(max(bars.count, 1)) + 2
         parts.append(
             "<line x1=\"\(SVGText.number(plotLeft))\" y1=\"\(SVGText.number(Self.top))\" "

@@ -18,7 +18,10 @@ struct ConsoleMoney: Sendable, Hashable {
 
     /// `0.99 USD`, `1,200 JPY`, `−3.00 USD` (the minus sign U+2212): the currency's own
     /// decimals, rounded half away from zero, the same in every language.
-    var formatted: String {
+    var formatted: String { number + " " + currency }
+
+    /// ``formatted`` without the currency code: `0.99`, `1,200`, `−3.00`.
+    var number: String {
         let decimals = Self.noDecimals.contains(currency) ? 0 : Self.threeDecimals.contains(currency) ? 3 : 2
         let divisor: Int64 = decimals == 0 ? 1_000 : decimals == 2 ? 10 : 1
         let magnitude = milliunits.magnitude
@@ -30,7 +33,7 @@ struct ConsoleMoney: Sendable, Hashable {
             let fraction = String(minor % scale)
             text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
         }
-        return (milliunits < 0 && minor > 0 ? "\u{2212}" : "") + text + " " + currency
+        return (milliunits < 0 && minor > 0 ? "\u{2212}" : "") + text
     }
 
     /// `share` (milliunits of the whole: 100,000 is all of it, as Apple writes refunds) of

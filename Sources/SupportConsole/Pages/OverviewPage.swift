@@ -8,10 +8,11 @@ extension SupportPages {
     /// The most deliveries the overview reads.
     static var overviewDeliveryLimit: Int { 100_000 }
 
-    /// `GET /console/overview`: deliveries, refunds and reversals per UTC day over the last
-    /// 30 days, the time from charge to delivery (median, p99 and a log-scale histogram),
-    /// deliveries by source, the webhook outbox backlog and failures. Charts are SVG made
-    /// here, every outside string escaped.
+    /// `GET /console/overview`: the owed count, revenue per day (list price), deliveries,
+    /// refunds and reversals per UTC day over the last 30 days, the time from charge to
+    /// delivery (median, p99 and a log-scale histogram), deliveries by source, and, when a
+    /// webhook is configured, its outbox backlog and failures. Charts are SVG made here,
+    /// every outside string escaped.
     func overviewPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
         -> ConsolePage
     {
@@ -20,30 +21,38 @@ extension SupportPages {
             DailyCounts.calendar.date(
                 byAdding: .day, value: -(Self.overviewDays - 1), to: DailyCounts.calendar.startOfDay(for: now)) ?? now
         let activity = try await store.deliveryActivity(since: since, limit: Self.overviewDeliveryLimit)
+        let owed = try await store.owedCount(learnedBefore: now.addingTimeInterval(-settings.owedAfterSeconds))
         try await caller.audit(action: "view_overview")
         let latency = LatencyStatistics(
             latencies: activity.deliveries.map { $0.deliveredAt.timeIntervalSince($0.purchaseDate) })
-        return ConsolePage(
-            template: "overview", titleKey: "title_overview",
-            values: [
-                "deliveriesChart": perDayChart(
-                    "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
-                "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
-                "reversalsChart": perDayChart(
-                    "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
-                "latencyChart": latencyChart(latency, caller),
-                "sourceChart": sourceChart(activity.deliveries, caller),
-                "deliveries": ConsoleFormat.count(activity.deliveries.count),
-                "refunds": ConsoleFormat.count(activity.refunds.count),
-                "reversals": ConsoleFormat.count(activity.reversals.count),
-                "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
-                "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
+        var values: [String: any Sendable] = [
+            "deliveriesChart": perDayChart(
+                "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
+            "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
+            "reversalsChart": perDayChart(
+                "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
+            "latencyChart": latencyChart(latency, caller),
+            "sourceChart": sourceChart(activity.deliveries, caller),
+            "deliveries": ConsoleFormat.count(activity.deliveries.count),
+            "refunds": ConsoleFormat.count(activity.refunds.count),
+            "reversals": ConsoleFormat.count(activity.reversals.count),
+            "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
+            "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
+            "owed": ConsoleFormat.count(owed),
+            "hasOwed": owed > 0,
+            "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
+            "since": ConsoleFormat.day(since),
+        ]
+        if server.configuration.webhook != nil {
+            let webhook: [String: any Sendable] = [
                 "outboxBacklog": ConsoleFormat.count(activity.outboxBacklog),
                 "webhookFailures": ConsoleFormat.count(activity.webhookFailures),
                 "hasWebhookFailures": activity.webhookFailures > 0,
-                "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
-                "since": ConsoleFormat.day(since),
-            ])
+            ]
+            values["webhook"] = webhook
+        }
+        values.merge(revenueValues(activity, now: now, caller)) { $1 }
+        return ConsolePage(template: "overview", titleKey: "title_overview", values: values)
     }
 
     /// A bar per UTC day of the last 30 of how many `dates` fall in it.
@@ -78,10 +87,11 @@ extension SupportPages {
     }
 
     /// A chart's title, description and axis names from the strings `<key>_title`,
-    /// `<key>_desc`, `<key>_x`, `<key>_y`.
-    private func chartText(_ id: String, _ key: String, _ caller: ConsoleCaller) -> ChartText {
+    /// `<key>_desc`, `<key>_x`, `<key>_y`, saying "none" when it has nothing to show.
+    func chartText(_ id: String, _ key: String, _ caller: ConsoleCaller) -> ChartText {
         ChartText(
             id: id, title: text("\(key)_title", caller), description: text("\(key)_desc", caller),
-            categoryAxis: text("\(key)_x", caller), valueAxis: text("\(key)_y", caller))
+            categoryAxis: text("\(key)_x", caller), valueAxis: text("\(key)_y", caller),
+            emptyText: text("chart_none", caller))
     }
 }
