@@ -17,7 +17,7 @@ struct ConsolePagesAuditTests {
             #expect(audit.body.contains(#"<td class="audit-action">Viewed player</td>"#))
             #expect(audit.body.contains(#"<a href="/console/players/alice">alice</a>"#))
             #expect(audit.body.contains(#"<td class="audit-action">Signed in</td>"#))
-            admin.setCookie("sk_lang", "zh-Hans")
+            await admin.setCookie("sk_lang", "zh-Hans")
             let chinese = try await admin.get("/console/audit")
             #expect(chinese.body.contains(#"<td class="audit-action">查看玩家</td>"#), "\(chinese.body.prefix(300))")
         }

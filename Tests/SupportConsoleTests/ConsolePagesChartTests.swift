@@ -86,7 +86,7 @@ struct ConsolePagesChartTests {
             ] {
                 #expect(overview.body.contains(#"<svg id="\#(id)""#), "\(id)")
             }
-            for id in ["latency-median", "latency-p99", "outbox-backlog", "webhook-failures"] {
+            for id in ["latency-median", "latency-p99"] {
                 #expect(ConsoleAnswer.attribute("id", ofElementWithId: id, in: overview.body) == id, "\(id)")
             }
             #expect(overview.body.contains("App Store notification"), "the source is labelled")

@@ -81,7 +81,7 @@ struct ConsolePagesOverviewTests {
             #expect(overview.status == 200, "\(overview)")
             #expect(overview.body.contains(#"id="owed-total">1</span>"#), "one owed: \(owed.transactionId)")
             #expect(overview.body.contains(#"<svg id="revenue-per-day-USD""#))
-            #expect(overview.body.contains("<td class=\"amount\">9.90 USD</td>"), "coins100's list price")
+            #expect(overview.body.contains("<td class=\"amount\">0.99 USD</td>"), "coins100's list price")
             #expect(overview.body.contains("list price"))
             #expect(overview.body.contains(#"<text class="none""#), "the refunds chart has nothing to show")
             #expect(!overview.body.contains(#"id="outbox-backlog""#), "no webhook is configured")
