@@ -19,9 +19,11 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
+from urllib.parse import quote
 
 from playwright.sync_api import sync_playwright
 
+import page_checks
 from console_stack import Stack, StaffMember, totp_code, wrong_totp_code
 
 HERE = Path(__file__).resolve().parent
@@ -832,12 +834,14 @@ def print_layout(language: str, name: str, layout: dict) -> None:
 def test_phone_every_page(s: Suite) -> None:
     """Every page the fixtures reach, at 390 x 844 in English and Chinese: nothing scrolls
     sideways (tables scroll inside their own box), the forms' fields and buttons are on the
-    screen, and the header takes at most a fifth of the height."""
-    alice = s.fixtures["alice"]
+    screen, the header takes at most a fifth of the height, and no page shows people epoch
+    milliseconds, a JSON object or a field name as the machine spells it (page_checks)."""
+    alice, ada, pat = s.fixtures["alice"], s.fixtures["ada"], s.fixtures["pat"]
+    zhang = s.fixtures["zhang"]
     lost = s.stack.buy_lost("coins100", "phone-390")
     s.stack.client_event(alice.transaction_id, "app_launched")
     options = {"viewport": PHONE_390, "is_mobile": True, "has_touch": True}
-    measured = []
+    measured, shown = [], []
     for language, locale in [("en", "en-US"), ("zh-Hans", "zh-CN")]:
         headers = {"locale": locale, "extra_http_headers": {"Accept-Language": f"{locale},{locale[:2]};q=0.9"}}
         visitor = s.page(PHONE_390, is_mobile=True, has_touch=True, **headers)
@@ -856,10 +860,17 @@ def test_phone_every_page(s: Suite) -> None:
             ("order", f"/console/orders/{alice.order_id}"), ("apple-order", f"/console/apple-orders/{alice.apple_order_id}"),
             ("owed", "/console/owed"), ("overview", "/console/overview"), ("audit", "/console/audit"),
             ("staff", "/console/staff"), ("error", "/console/orders/no-such-order"),
+            ("player-refunds-and-grants", f"/console/players/{ada.player_id}"),
+            ("player-chinese-name", f"/console/players/{quote(zhang.player_id)}"),
+            ("subscription", f"/console/transactions/{zhang.transaction_id}"),
+            ("partial-refund", f"/console/transactions/{pat.transaction_id}"),
+            ("near-miss", "/console/search?q=zhangsan"),
         ]:
             admin.goto(s.url(path))
             measured.append((language, name, phone_layout(admin)))
             print_layout(*measured[-1])
+            shown.extend(f"{language} {name}: {problem}"
+                         for problem in page_checks.problems(admin, chinese=language == "zh-Hans"))
             if name == "owed":
                 check(admin.locator("table#owed form.deliver").count() >= 1, "the owed page has no deliver form")
             if (language, name) in [("en", "owed"), ("zh-Hans", "overview")]:
@@ -877,6 +888,7 @@ def test_phone_every_page(s: Suite) -> None:
         measured.append((language, "sign-in", phone_layout(visitor)))
         print_layout(*measured[-1])
         check(error_code(visitor) is None, "the sign-in page shows an error")
+    check(not shown, "pages show people what the machine wrote:\n  " + "\n  ".join(shown))
     wide = [(language, name, layout["scrollWidth"]) for language, name, layout in measured
             if layout["scrollWidth"] > layout["clientWidth"]]
     check(not wide, f"pages scroll sideways at 390 px: {wide}")
@@ -1022,6 +1034,9 @@ def prepare(stack: Stack, suite: Suite) -> None:
     suite.fixtures["pat"] = stack.buy("pat", "coins500", "pat-phone")
     stack.refund(suite.fixtures["pat"].transaction_id, percentage=30_000)
     stack.wait_for_wallet("pat", "coins", 350)
+    # A player with a Chinese name, who bought a level pack and a subscription.
+    stack.buy("张三", "levelpack1", "zhang-phone")
+    suite.fixtures["zhang"] = stack.buy("张三", "vip.monthly", "zhang-phone")
 
 
 def main() -> int:

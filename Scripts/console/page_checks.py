@@ -1,14 +1,12 @@
-"""What no support console page may show people, and how wide a page may be on a phone.
+"""What no support console page may show people.
 
-Used by console_test.py's `every_page_for_people` scenario on every page the scenarios'
-traffic reaches, in English and Chinese:
+Used by console_test.py's `phone_every_page` scenario on every page the scenarios' traffic
+reaches, in English and Chinese (which also checks that no page scrolls sideways):
 
 - no epoch milliseconds (`1795872303735`) and no JSON object (`{"coins":-30}`) in the
   text people read (ids and the game's own names are in `code` and not read here);
 - no field name left as the machine spells it (`refundedShare`, `revocation_reason`) in a
-  label (`dt`, `th`, `label`, headings), and, on a Chinese page, no English word in one;
-- nothing wider than the screen: the page never scrolls sideways (tables scroll inside
-  their own box).
+  label (`dt`, `th`, `label`, headings), and, on a Chinese page, no English word in one.
 """
 
 import re
@@ -49,12 +47,8 @@ READ_LABELS = """() => Array.from(document.querySelectorAll(
               return copy.textContent.replace(/\\s+/g, ' ').trim(); })
   .filter(t => t)"""
 
-WIDTHS = """() => ({viewport: window.innerWidth, document: document.documentElement.scrollWidth,
-                body: document.body.scrollWidth})"""
-
-
-def problems(page, chinese: bool, phone: bool) -> list:
-    """What the loaded `page` shows that people should not see, or how it overflows."""
+def problems(page, chinese: bool) -> list:
+    """What the loaded `page` shows that people should not see."""
     found = []
     text = page.evaluate(READ_TEXT)
     for match in EPOCH_MILLISECONDS.finditer(text):
@@ -69,8 +63,4 @@ def problems(page, chinese: bool, phone: bool) -> list:
             words = [w for w in ENGLISH_WORD.findall(label) if w not in KEPT_IN_CHINESE]
             if words:
                 found.append(f"English in the Chinese label {label!r}: {words}")
-    if phone:
-        widths = page.evaluate(WIDTHS)
-        if widths["document"] > widths["viewport"] or widths["body"] > widths["viewport"]:
-            found.append(f"scrolls sideways: {widths}")
     return found

@@ -46,6 +46,9 @@ import Testing
             .serverRestart,
         ]
         #expect(first.faults.filter { planned.contains($0.key) } == second.faults.filter { planned.contains($0.key) })
-        #expect(first.counts == second.counts)
+        // Not the charge counts: what Apple charges besides the purchase calls (a retried
+        // payment after a timeout decided per request, an Ask to Buy approved at its own
+        // moment) follows the wall clock, which the replay does not fix (docs/RELIABILITY.md,
+        // "Replaying a seed"); two loaded runs charged 87 and 86, both passing.
     }
 }

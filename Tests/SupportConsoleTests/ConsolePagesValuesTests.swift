@@ -25,7 +25,7 @@ struct ConsolePagesValuesTests {
             #expect(page.body.contains(#"<dt data-key="grants">Items</dt><dd class="wrap">−30 coins</dd>"#))
             #expect(page.body.contains("an issue with the app, actual or perceived"))
             // The purchase: the money refunded at the catalog's list price, with the share.
-            #expect(page.body.contains("0.30 USD (30%)"))
+            #expect(page.body.contains("\u{2212}0.30 USD (30%)"))
             // Apple's signed fields named for people, their codes explained.
             #expect(page.body.contains(#"data-field="revocationReason">1 — an issue with the app"#))
             #expect(page.body.contains(#"data-field="price">0.99 USD"#))
@@ -37,7 +37,7 @@ struct ConsolePagesValuesTests {
             await viewer.setHeader("Accept-Language", "zh-CN")
             let chinese = try await viewer.get("/console/transactions/" + paid.transactionId)
             #expect(chinese.body.contains(#"<dt data-key="refundedShare">当前退款比例</dt>"#))
-            #expect(chinese.body.contains("0.30 USD（30%）"))
+            #expect(chinese.body.contains("\u{2212}0.30 USD（30%）"))
             #expect(!chinese.body.contains("<dt>revocationReason</dt>"))
         }
     }

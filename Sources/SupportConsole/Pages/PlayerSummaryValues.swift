@@ -45,7 +45,7 @@ extension SupportPages {
             row["price"] = listPrice(purchase.productId, quantity: purchase.quantity)?.formatted
             if purchase.refundedShare > 0 {
                 row["refundedShareValue"] = String(purchase.refundedShare)
-                row["refundMoney"] = refundText(purchase)
+                row["refundMoney"] = refunded(purchase, caller)
                 row["refundItems"] = Self.grants(
                     RefundShare.reversed(purchase.grants, share: purchase.refundedShare).mapValues { -$0 })
             }
@@ -61,16 +61,8 @@ extension SupportPages {
         return (bought + granted).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map { $0.1 }
     }
 
-    /// `−0.30 USD (30%)`: the refunded share of the purchase's list price and the share, or
-    /// the share alone when the catalog names no price.
-    private func refundText(_ purchase: Purchase) -> String {
-        let percent = ConsoleShare.percent(purchase.refundedShare)
-        guard let price = listPrice(purchase.productId, quantity: purchase.quantity) else { return percent }
-        return PlayerSummary.refundedMoney(price, share: purchase.refundedShare).formatted + " (\(percent))"
-    }
-
     /// The string `key` (or `key_one` for one) with `{n}` replaced by `count`.
     private func counted(_ count: Int, _ key: String, _ caller: ConsoleCaller) -> String {
-        text(count == 1 ? key + "_one" : key, caller).replacingOccurrences(of: "{n}", with: ConsoleFormat.count(count))
+        text(count == 1 ? key + "_one" : key, caller, ["n": ConsoleFormat.count(count)])
     }
 }

@@ -57,13 +57,14 @@ extension SupportPages {
         return values
     }
 
-    /// The money refunded of `purchase` at the catalog's list price, with the share:
-    /// `2.97 USD (30%)`; the share alone when the catalog names no price; `–` for none.
+    /// The money refunded of `purchase` at the catalog's list price, as money taken back,
+    /// with the share: `−0.30 USD (30%)`; the share alone when the catalog names no price;
+    /// `–` for none.
     func refunded(_ purchase: Purchase, _ caller: ConsoleCaller) -> String {
         guard purchase.refundedShare > 0 else { return "–" }
         let share = ConsoleShare.percent(purchase.refundedShare)
         guard let price = listPrice(purchase.productId, quantity: purchase.quantity) else { return share }
-        let money = price.share(purchase.refundedShare).formatted
+        let money = PlayerSummary.refundedMoney(price, share: purchase.refundedShare).formatted
         return caller.language == .simplifiedChinese ? "\(money)（\(share)）" : "\(money) (\(share))"
     }
 
