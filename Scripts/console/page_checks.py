@@ -41,7 +41,7 @@ READ_TEXT = """() => {
 
 # The labels of the page: field names and headings, without what they hold in `code`.
 READ_LABELS = """() => Array.from(document.querySelectorAll(
-    'main dt, main th, main label, main legend, main h1, main h2, main h3, main caption, main summary'))
+    'main dt, main th:not([scope=row]), main label, main legend, main h1, main h2, main h3, main caption, main summary'))
   .map(e => { const copy = e.cloneNode(true);
               copy.querySelectorAll('code, input, select, textarea').forEach(c => c.remove());
               return copy.textContent.replace(/\\s+/g, ' ').trim(); })

@@ -64,8 +64,11 @@ struct AuditRow: Sendable {
     }
 
     /// The row's values for the audit template, in `language`: the action's name from the
-    /// string `audit_action_<code>` (the code itself for an action without one).
-    func values(_ renderer: ConsoleRenderer, language: ConsoleLanguage) -> [String: any Sendable] {
+    /// string `audit_action_<code>` (the code itself for an action without one), and its
+    /// details as `detailText` (``SupportPages/detailText(_:_:)``).
+    func values(_ renderer: ConsoleRenderer, language: ConsoleLanguage, detail detailText: String)
+        -> [String: any Sendable]
+    {
         let key = "audit_action_" + action
         var row: [String: any Sendable] = [
             "id": id.map { String($0) } ?? "",
@@ -75,7 +78,7 @@ struct AuditRow: Sendable {
             "action": action,
             "actionName": renderer.has(key) ? renderer.text(key, language) : action,
             "address": address ?? renderer.text("audit_address_admin_api", language),
-            "detail": detail.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "),
+            "detail": detailText,
             "adminAPI": action == Self.adminGrantAction,
         ]
         if let target { row["target"] = target }

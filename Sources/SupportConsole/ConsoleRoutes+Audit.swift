@@ -13,6 +13,7 @@ extension ConsoleRoutes {
     /// the first), at most ``auditPageSize`` of them.
     func addAuditPage() {
         let core = core
+        let pages = SupportPages(core: core)
         page("audit", role: .admin) { request, _, caller in
             let actor = request.uri.queryParameters["actor"].map {
                 String($0).trimmingCharacters(in: .whitespaces)
@@ -28,7 +29,9 @@ extension ConsoleRoutes {
             let rows = (shown.map(AuditRow.init) + grants.map(AuditRow.init(adminGrant:)))
                 .sorted { $0.createdAt > $1.createdAt }
             var values: [String: any Sendable] = [
-                "records": rows.map { $0.values(core.renderer, language: caller.language) },
+                "records": rows.map {
+                    $0.values(core.renderer, language: caller.language, detail: pages.detailText($0.detail, caller))
+                },
                 "empty": rows.isEmpty,
             ]
             if let actor { values["actorFilter"] = actor }

@@ -50,7 +50,7 @@ struct ConsolePagesAuditTests {
             #expect(second.body.contains(#"<a href="/console/audit?actor=game-server">game-server</a>"#))
             #expect(second.body.contains("Granted through admin API"))
             #expect(second.body.contains(#"<a href="/console/players/mallory">mallory</a>"#))
-            #expect(second.body.contains("reason=spent in the shop"))
+            #expect(second.body.contains("Reason: spent in the shop"))
             let byActor = try await admin.get("/console/audit?actor=game-server")
             #expect(byActor.count(#"data-action="admin_api_grant""#) == 1)
             #expect(try await admin.get("/console/audit?actor=bot").count(#"data-action="admin_api_grant""#) == 0)

@@ -38,6 +38,10 @@ enum EventDetailKind: Sendable, Hashable {
         "from": .player, "to": .player, "playerId": .player,
         "reason": .reason, "message": .text, "actor": .text, "changedBy": .text, "withdrawnBy": .text,
         "reportedBy": .text, "quantity": .text, "consentsWithdrawn": .text, "httpStatus": .text,
+        // What the audit log keeps with a console action.
+        "deliveredTo": .player, "role": .label(prefix: "role_"), "required": .label(prefix: "role_"),
+        "totp": .label(prefix: ""), "owed": .text, "hits": .text, "transactions": .text, "limit": .text,
+        "amount": .text, "item": .code, "outcome": .code, "refusal": .code, "page": .code, "status": .code,
     ]
 
     /// The kind of `key`: what the server writes there; an identifier for a key it does not name.
@@ -64,6 +68,15 @@ extension SupportPages {
             if kind == .player { row["href"] = ConsoleLinks.player(value) }
             return row
         }
+    }
+
+    /// A record's details on one line for people: `Label: value; Label: value`, in key
+    /// order, each named and read as ``detailRows(of:_:)`` reads an event's.
+    func detailText(_ detail: [String: String], _ caller: ConsoleCaller) -> String {
+        detail.sorted { $0.key < $1.key }.map { key, value in
+            label("detail_", key, caller) + ": " + detailValue(EventDetailKind.of(key), value, caller)
+        }
+        .joined(separator: "; ")
     }
 
     /// `value` of a detail of `kind`, for people; the stored text itself when it is not
