@@ -58,6 +58,8 @@ struct ConsolePagesSummaryTests {
             #expect(grantRow.contains("ann") && grantRow.contains("ticket 4711") && grantRow.contains("+150"))
             // The timeline is collapsed; a page of it opens it.
             #expect(page.body.contains(#"<details class="timeline-details">"#))
+            #expect(
+                !page.body.contains(#"<a href="/console/players/carol">carol</a></span>"#), "no row names carol again")
             let paged = try await agent.get("/console/players/carol?timeline=open")
             #expect(paged.body.contains(#"<details class="timeline-details" open>"#))
         }

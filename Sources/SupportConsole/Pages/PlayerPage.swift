@@ -77,7 +77,13 @@ extension SupportPages {
             playerId: playerId, beforeId: before, limit: Self.timelinePageSize + 1, types: nil)
         let shown = events.prefix(Self.timelinePageSize)
         var timeline: [String: any Sendable] = [
-            "events": shown.map { values(of: $0, caller) }, "hasEvents": !shown.isEmpty,
+            // Events of this player do not name them again on their own page.
+            "events": shown.map { event in
+                var row = values(of: event, caller)
+                if event.playerId == playerId { row["playerId"] = nil }
+                return row
+            },
+            "hasEvents": !shown.isEmpty,
         ]
         if events.count > Self.timelinePageSize, let last = shown.last?.id {
             timeline["nextHref"] = ConsoleLinks.player(playerId) + "?before=\(last)#timeline"
