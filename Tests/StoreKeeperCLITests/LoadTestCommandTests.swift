@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 /// `storekeeper loadtest` as a process, against a `storekeeper serve --dev` child process.
+///
+/// One test at a time: a loaded clean-clone run once had two of these tests' prepared runs
+/// reach one server (the listener found was the other test's, and each left the other's
+/// faults in place); the cause is not known, and one loadtest at a time rules it out.
+@Suite(.serialized)
 struct LoadTestCommandTests {
     @Test func helpNamesTheOptions() async throws {
         let output = try await CommandLineRunner.run(["loadtest", "--help"])
