@@ -865,6 +865,7 @@ def test_phone_every_page(s: Suite) -> None:
             ("subscription", f"/console/transactions/{zhang.transaction_id}"),
             ("partial-refund", f"/console/transactions/{pat.transaction_id}"),
             ("near-miss", "/console/search?q=zhangsan"),
+            ("owed-transaction", f"/console/transactions/{lost.transaction_id}"),
         ]:
             admin.goto(s.url(path))
             measured.append((language, name, phone_layout(admin)))

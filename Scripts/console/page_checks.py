@@ -6,7 +6,8 @@ reaches, in English and Chinese (which also checks that no page scrolls sideways
 - no epoch milliseconds (`1795872303735`) and no JSON object (`{"coins":-30}`) in the
   text people read (ids and the game's own names are in `code` and not read here);
 - no field name left as the machine spells it (`refundedShare`, `revocation_reason`) in a
-  label (`dt`, `th`, `label`, headings), and, on a Chinese page, no English word in one.
+  label (`dt`, `th`, `label`, headings), no event detail the console has no name for, and,
+  on a Chinese page, no English word in a label.
 """
 
 import re
@@ -47,9 +48,14 @@ READ_LABELS = """() => Array.from(document.querySelectorAll(
               return copy.textContent.replace(/\\s+/g, ' ').trim(); })
   .filter(t => t)"""
 
+# Details of the server's own events named by their key (a key the console has no name for).
+UNNAMED_DETAILS = """() => Array.from(document.querySelectorAll(
+    'main li[data-event-type]:not([data-event-type=client_event]) dt[data-key] > code')).map(c => c.textContent)"""
+
+
 def problems(page, chinese: bool) -> list:
     """What the loaded `page` shows that people should not see."""
-    found = []
+    found = [f"a detail named by its key: {key!r}" for key in page.evaluate(UNNAMED_DETAILS)]
     text = page.evaluate(READ_TEXT)
     for match in EPOCH_MILLISECONDS.finditer(text):
         found.append(f"epoch milliseconds {match.group(0)!r}")

@@ -53,7 +53,8 @@ struct ConsolePagesValuesTests {
                         "signedDate": "1795494817066", "until": "soon", "consumptionPercentage": "100001",
                         "spent": #"{"gems":5,"coins":-30}"#, "negativeBalances": #"{"coins":"x"}"#,
                         "retryable": "true", "reason": "revocation reason 7", "source": "reconciler",
-                        "from": "gus", "notificationUUID": "4f1c",
+                        "from": "gus", "notificationUUID": "4f1c", "price": "990", "currency": "USD",
+                        "via": "admin_api",
                     ],
                     createdAt: Date()))
             let viewer = try await fixture.signedIn("vera", role: .viewer)
@@ -71,6 +72,8 @@ struct ConsolePagesValuesTests {
             field("source", "Source", "Reconciler")
             field("from", "From player", #"<a href="/console/players/gus">gus</a>"#)
             field("notificationUUID", "Notification", "<code>4f1c</code>")
+            field("price", "Price charged", "0.99 USD")
+            field("via", "Through", "the admin API")
             #expect(body.contains("Sending consumption information to Apple failed"))
         }
     }

@@ -28,7 +28,8 @@ enum EventDetailKind: Sendable, Hashable {
     /// The kind of each key the server writes (LedgerRules, the intake, the delivery path).
     static let byKey: [String: EventDetailKind] = [
         "occurredAt": .date, "signedDate": .date, "appleSignedDate": .date, "expiresAt": .date, "until": .date,
-        "consentGivenAt": .date, "withdrawnAt": .date,
+        "consentGivenAt": .date, "withdrawnAt": .date, "purchaseDate": .date, "currency": .code,
+        "via": .label(prefix: "via_"),
         "refundedShare": .share, "previousRefundedShare": .share, "revokedShare": .share,
         "consumptionPercentage": .share,
         "grants": .items, "negativeBalances": .items, "spent": .items,
@@ -64,6 +65,12 @@ extension SupportPages {
             ]
             let kind: EventDetailKind = gameAttribute ? .text : EventDetailKind.of(key)
             row["value"] = detailValue(kind, value, caller)
+            // Apple's price is milliunits of the detail's currency: money.
+            if key == "price", !gameAttribute, let milliunits = Int64(value), let currency = event.detail["currency"] {
+                row["value"] = ConsoleMoney(milliunits: milliunits, currency: currency).formatted
+                row["isCode"] = false
+                return row
+            }
             row["isCode"] = kind == .code
             if kind == .player { row["href"] = ConsoleLinks.player(value) }
             return row
