@@ -22,6 +22,17 @@ extension LedgerSQL {
         )
     }
 
+    /// The players the support reads know: those with an order, a purchase or a balance.
+    private static let knownPlayers = """
+        (SELECT player_id FROM orders UNION SELECT player_id FROM purchases
+         UNION SELECT player_id FROM balances) AS known
+        """
+
+    /// `player_id` in byte order on both databases.
+    private static func byteOrder(_ dialect: Dialect) -> String {
+        dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
+    }
+
     /// Player ids (of orders, purchases and balances) whose ASCII-lowercased form contains
     /// `folded` (already ASCII-lowercased): equal first, then starting with it, then shorter
     /// first, then in byte order; at most `limit`. PostgreSQL's `lower` under the "C"
@@ -29,16 +40,12 @@ extension LedgerSQL {
     static func players(containing folded: String, limit: Int, dialect: Dialect) -> LedgerStatement {
         let lowered = dialect == .postgres ? "lower(player_id COLLATE \"C\")" : "lower(player_id)"
         let position = dialect == .postgres ? "strpos(\(lowered), ?)" : "instr(\(lowered), ?)"
-        let byteOrder = dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
         return LedgerStatement(
             """
-            SELECT player_id FROM (
-                SELECT player_id FROM orders UNION SELECT player_id FROM purchases
-                UNION SELECT player_id FROM balances
-            ) AS known
+            SELECT player_id FROM \(knownPlayers)
             WHERE \(position) > 0
             ORDER BY CASE WHEN \(lowered) = ? THEN 0 WHEN \(position) = 1 THEN 1 ELSE 2 END,
-                length(player_id), \(byteOrder)
+                length(player_id), \(byteOrder(dialect))
             LIMIT ?
             """,
             [.text(folded), .text(folded), .text(folded), .integer(Int64(limit))]
@@ -49,15 +56,11 @@ extension LedgerSQL {
     /// characters), in byte order. Players are those of ``players(containing:limit:dialect:)``.
     static func players(outsideASCIILimit limit: Int, dialect: Dialect) -> LedgerStatement {
         let bytes = dialect == .postgres ? "octet_length(player_id)" : "length(CAST(player_id AS BLOB))"
-        let byteOrder = dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
         return LedgerStatement(
             """
-            SELECT player_id FROM (
-                SELECT player_id FROM orders UNION SELECT player_id FROM purchases
-                UNION SELECT player_id FROM balances
-            ) AS known
+            SELECT player_id FROM \(knownPlayers)
             WHERE length(player_id) <> \(bytes)
-            ORDER BY \(byteOrder)
+            ORDER BY \(byteOrder(dialect))
             LIMIT ?
             """,
             [.integer(Int64(limit))]
