@@ -84,8 +84,15 @@ public final class DevStack: Sendable {
     /// Tears server instance `instance` down and builds a new one on the same database,
     /// emulator and port, as a process restart would.
     public func restart(instance: Int = 0, downtime: Duration = .zero) async throws {
+        try await restart(instance: instance) { try await Task.sleep(for: downtime) }
+    }
+
+    /// Tears server instance `instance` down, runs `whileDown` (the outage: a test waits
+    /// there for what must happen while the server is down), then builds a new one on the
+    /// same database, emulator and port.
+    public func restart(instance: Int = 0, whileDown: @Sendable () async throws -> Void) async throws {
         try await stopServer(instance: instance)
-        try await Task.sleep(for: downtime)
+        try await whileDown()
         try await start(instance: instance)
     }
 

@@ -28,9 +28,13 @@ import Testing
         try await withFixture { fixture in
             let stack = fixture.stack
             let outage = Outage()
-            let (pipeline, _) = await fixture.pipeline(player: "dora") { boundary, _ in
+            // The server goes down before the first report and comes back only once the
+            // pipeline waits to retry: the first report is sent while it is down, however
+            // slow the machine.
+            let (pipeline, _) = await fixture.pipeline(player: "dora", clock: OutageClock(outage: outage)) {
+                boundary, _ in
                 guard boundary == .beforeServerCall, await outage.begin() else { return }
-                Task { try await stack.restart(downtime: .seconds(1)) }
+                Task { try await stack.restart { await outage.untilRetried() } }
                 try await Self.waitUntilRefused(await stack.baseURL)
             }
             try await pipeline.start()
@@ -112,14 +116,43 @@ import Testing
     }
 }
 
-/// Takes the server down once, on the first report.
+/// Takes the server down once, on the first report, until the pipeline waits to retry.
 private actor Outage {
     private var begun = false
+    private var retried = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// True the first time only.
     func begin() -> Bool {
         defer { begun = true }
         return !begun
+    }
+
+    /// Called when the pipeline waits before a retry: once the outage began, it may end.
+    func retrying() {
+        guard begun else { return }
+        retried = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
+
+    /// Returns once the pipeline has waited to retry.
+    func untilRetried() async {
+        if retried { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
+
+/// The real clock, telling the outage when the pipeline waits to retry (after the outage
+/// began).
+private struct OutageClock: PipelineClock {
+    let outage: Outage
+
+    var now: Date { Date() }
+
+    func sleep(for duration: Duration) async throws {
+        await outage.retrying()
+        try await Task.sleep(for: duration)
     }
 }
 
