@@ -2,6 +2,13 @@
 
 import PackageDescription
 
+/// StoreKit for Linux (the SDK's `StoreKit` product, declared on Linux only): the
+/// simulation's phones can run through it (`simulate --store storekit`).
+var storeKitForLinux: [Target.Dependency] = []
+#if os(Linux)
+    storeKitForLinux.append(.product(name: "StoreKit", package: "SDK"))
+#endif
+
 let package = Package(
     name: "StoreKeeper",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -163,13 +170,16 @@ let package = Package(
                 "Ledger",
                 .product(name: "PurchaseSDK", package: "SDK"),
                 .product(name: "PurchaseSDKEmulator", package: "SDK"),
+                .product(name: "PurchaseSDKStoreKit", package: "SDK"),
                 "PurchaseServer",
                 "StoreKeeperDev",
                 "AppStoreAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + storeKitForLinux
         ),
         // A game's pipeline over a StoreKit adapter, as an app process the kill test SIGKILLs.
         .executableTarget(

@@ -76,6 +76,14 @@ struct SimulateCommand: AsyncParsableCommand {
     )
     var subscriptionSteps = 8
 
+    @Option(
+        help: """
+            What the phones buy through: emulator (the emulator's device calls, in process) or storekit \
+            (the SDK's StoreKit adapters, StoreKit 2 or StoreKit 1 as each phone's generation, over \
+            StoreKit for Linux and the emulator's HTTP device API on a port of its own).
+            """)
+    var store: PhoneStore = .emulator
+
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
@@ -120,6 +128,8 @@ struct SimulateCommand: AsyncParsableCommand {
             players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates,
             reconcilerIntervalSeconds: reconcilerInterval, serial: serial,
             historyDirectory: historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, instances: instances,
-            subscriptionPlayers: subscriptionPlayers, subscriptionSteps: subscriptionSteps)
+            subscriptionPlayers: subscriptionPlayers, subscriptionSteps: subscriptionSteps, phoneStore: store)
     }
 }
+
+extension PhoneStore: ExpressibleByArgument {}

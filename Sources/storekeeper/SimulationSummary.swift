@@ -25,7 +25,8 @@ struct SimulationSummary {
         var lines = [
             """
             simulate: \(report.players) players, \(report.purchases) purchases, seed \(report.seed)\
-            \(report.serial ? ", serial" : ""), \(String(format: "%.1f", report.elapsedSeconds)) s
+            \(report.serial ? ", serial" : "")\(report.phoneStore == .storeKit ? ", phones on StoreKit" : ""), \
+            \(String(format: "%.1f", report.elapsedSeconds)) s
             """,
             "time: " + Self.phases(report.phaseSeconds),
             """

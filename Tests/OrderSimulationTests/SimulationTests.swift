@@ -66,6 +66,23 @@ import Testing
         #expect(report.counts.charged >= 120)
     }
 
+    /// The phones buy through the SDK's StoreKit adapters (StoreKit 2, and StoreKit 1 on
+    /// every fourth device) over StoreKit for Linux, each app launch its own StoreKit
+    /// process, under every fault: the oracle holds as it does in process.
+    @Test func phonesOnTheStoreKitAdaptersLoseNothing() async throws {
+        let report = try await Simulation(
+            SimulationConfiguration(
+                players: 8, purchases: 120, seed: 26, subscriptionPlayers: 1, subscriptionSteps: 4,
+                phoneStore: .storeKit)
+        ).run()
+        #expect(report.holds, "\(Self.failures(report))")
+        #expect(report.verdict == .pass)
+        #expect(report.phoneStore == .storeKit)
+        #expect(report.counts.charged >= 60)
+        #expect(report.faults[.appKill, default: 0] > 0)
+        #expect(report.faults[.serverRestart, default: 0] > 0)
+    }
+
     @Test func severalInstancesNeedPostgreSQL() {
         let problems = SimulationConfiguration(instances: 2).validationProblems()
         #expect(problems.contains { $0.contains("PostgreSQL") })

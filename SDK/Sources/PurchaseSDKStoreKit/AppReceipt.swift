@@ -1,15 +1,21 @@
 import Foundation
 
+#if os(Linux)
+    @_spi(StoreKeeperDevices) import StoreKit
+#endif
+
 /// Where the StoreKit 1 app receipt is: `Bundle.main.appStoreReceiptURL` on Apple's
 /// platforms; `$STOREKEEPER_STOREKIT_DATA/receipt` on Linux, where Foundation answers nil
-/// for it (the one place StoreKit for Linux differs, docs/storekit-linux.md).
+/// for it (the one place StoreKit for Linux differs, docs/storekit-linux.md), or the
+/// receipt of the `StoreKitDevice` the task runs as.
 enum AppReceipt {
     /// The receipt's file, or `nil` when the platform names none.
     static var url: URL? {
         #if os(Linux)
-            ProcessInfo.processInfo.environment["STOREKEEPER_STOREKIT_DATA"].map {
-                URL(fileURLWithPath: $0).appendingPathComponent("receipt")
-            }
+            StoreKitDevice.current?.receiptURL
+                ?? ProcessInfo.processInfo.environment["STOREKEEPER_STOREKIT_DATA"].map {
+                    URL(fileURLWithPath: $0).appendingPathComponent("receipt")
+                }
         #else
             Bundle.main.appStoreReceiptURL
         #endif

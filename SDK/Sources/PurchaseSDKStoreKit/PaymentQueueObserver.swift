@@ -11,6 +11,8 @@ import StoreKit
 /// identifiers and payments) and handed back to `SKPaymentQueue.finishTransaction(_:)`,
 /// which mutates them on the main queue.
 final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unchecked Sendable {
+    /// The queue the client observes: payments, restores and finishes go to it.
+    private let queue: SKPaymentQueue
     private let lock = NSLock()
     /// Purchase calls waiting for their transaction, by the order's token.
     private var purchases: [String: CheckedContinuation<StorePurchaseResult, any Error>] = [:]
@@ -29,6 +31,10 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
     private var updates: [UUID: AsyncStream<StoreTransaction>.Continuation] = [:]
     private var promotions: [UUID: AsyncStream<PromotedPurchase>.Continuation] = [:]
 
+    init(queue: SKPaymentQueue) {
+        self.queue = queue
+    }
+
     // MARK: Calls from the client
 
     /// Adds a payment for `productId` bound to the order by `applicationUsername` and waits
@@ -40,7 +46,7 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
             payment.productIdentifier = productId
             payment.quantity = quantity
             payment.applicationUsername = appAccountToken
-            SKPaymentQueue.default().add(payment)
+            queue.add(payment)
         }
     }
 
@@ -51,7 +57,7 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
                 restores.append(continuation)
                 return restores.count == 1
             }
-            if first { SKPaymentQueue.default().restoreCompletedTransactions() }
+            if first { queue.restoreCompletedTransactions() }
         }
     }
 
@@ -63,7 +69,7 @@ final class PaymentQueueObserver: NSObject, SKPaymentTransactionObserver, @unche
     /// Finishes the transaction, if the queue showed it; `false` otherwise.
     func finish(transactionId: String) -> Bool {
         guard let transaction = lock.withLock({ unfinished.removeValue(forKey: transactionId) }) else { return false }
-        SKPaymentQueue.default().finishTransaction(transaction)
+        queue.finishTransaction(transaction)
         return true
     }
 

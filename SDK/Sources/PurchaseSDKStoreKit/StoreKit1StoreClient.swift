@@ -13,7 +13,9 @@ import StoreKit
 /// purchases are held (`shouldAddStorePayment` answers `false`) and handed to the
 /// pipeline, which buys them once a player is signed in.
 public final class StoreKit1StoreClient: StoreClient {
-    private let observer = PaymentQueueObserver()
+    /// `SKPaymentQueue.default()` when the client was created.
+    private let queue: SKPaymentQueue
+    private let observer: PaymentQueueObserver
     /// How long ``finish(transactionId:)`` waits for the queue to show a transaction it
     /// has not shown yet.
     private let finishWait: Duration
@@ -25,11 +27,13 @@ public final class StoreKit1StoreClient: StoreClient {
     ///   polls).
     public init(finishWait: Duration = .seconds(3)) {
         self.finishWait = finishWait
-        SKPaymentQueue.default().add(observer)
+        queue = SKPaymentQueue.default()
+        observer = PaymentQueueObserver(queue: queue)
+        queue.add(observer)
     }
 
     deinit {
-        SKPaymentQueue.default().remove(observer)
+        queue.remove(observer)
     }
 
     public func products(ids: [String]) async throws -> [StoreProduct] {
@@ -49,8 +53,9 @@ public final class StoreKit1StoreClient: StoreClient {
     /// The purchased transactions the observer was shown and the payment queue still holds
     /// (`SKPaymentQueue.transactions`), not finished.
     public func unfinishedTransactions() async throws -> [StoreTransaction] {
+        let queue = queue
         let queued = await MainActor.run {
-            SKPaymentQueue.default().transactions.filter { $0.transactionState == .purchased }
+            queue.transactions.filter { $0.transactionState == .purchased }
                 .map(PaymentQueueObserver.storeTransaction)
         }
         var seen = Set<String>()
@@ -72,8 +77,8 @@ public final class StoreKit1StoreClient: StoreClient {
         observer.expectRemoval(of: transactionId)
         var finishing = observer.finish(transactionId: transactionId)
         if !finishing {
+            let queue = queue
             finishing = await MainActor.run {
-                let queue = SKPaymentQueue.default()
                 let held = queue.transactions.filter {
                     $0.transactionIdentifier == transactionId && $0.transactionState == .purchased
                 }

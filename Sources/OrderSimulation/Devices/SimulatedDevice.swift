@@ -13,7 +13,7 @@ actor SimulatedDevice {
     let players: [String]
     private let index: Int
     private let world: SimulationWorld
-    private let store: InProcessStoreClient
+    private let generation: InProcessStoreClient.Generation
     private let weather: NetworkWeather
     private let promotions = PromotionBroadcaster()
     private let storage: PhoneStorage
@@ -39,9 +39,7 @@ actor SimulatedDevice {
         dice = FaultDice(rates: world.rates, seed: world.seed, salt: UInt64(index) << 1)
         weather = NetworkWeather(
             dice: FaultDice(rates: world.rates, seed: world.seed, salt: UInt64(index) << 1 | 1), tally: world.tally)
-        store = InProcessStoreClient(
-            emulator: world.emulator, deviceId: id, generation: generation, promotions: promotions,
-            pollInterval: .milliseconds(200))
+        self.generation = generation
         signedIn = players[0]
     }
 
@@ -72,7 +70,7 @@ actor SimulatedDevice {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline, !crashed, let pipeline {
             await pipeline.waitUntilIdle()
-            let unfinished = (try? await store.unfinishedTransactions()) ?? []
+            let unfinished = (try? await world.emulator.unfinishedTransactions(deviceId: id)) ?? []
             let working = await pipeline.allRecords().contains(where: \.hasWorkLeft)
             if unfinished.isEmpty && !working { return }
             try? await Task.sleep(for: .milliseconds(10))
@@ -90,7 +88,7 @@ actor SimulatedDevice {
         if signedIn == nil { await signIn(players[0]) }
         while ContinuousClock.now < deadline {
             await pipeline?.waitUntilIdle()
-            let unfinished = (try? await store.unfinishedTransactions()) ?? []
+            let unfinished = (try? await world.emulator.unfinishedTransactions(deviceId: id)) ?? []
             let owed = await pipeline?.pendingDeliveries().filter { $0.state != .pending } ?? []
             if unfinished.isEmpty && owed.isEmpty { return }
             if crashed { await relaunch() }
@@ -224,7 +222,7 @@ actor SimulatedDevice {
             signedIn = nil
             await pipeline?.signOut()
         }
-        promotions.send(PromotedPurchase(productId: plan.productId))
+        await world.promote(plan.productId, on: id, promotions: promotions)
         if plan.promotedWhileSignedOut {
             try? await Task.sleep(for: .milliseconds(50))
             await signIn(players[0])
@@ -331,6 +329,15 @@ actor SimulatedDevice {
     private func launch() async {
         crashed = false
         let secret = world.playerSecret
+        let store: any StoreClient
+        do {
+            store = try world.storeClient(
+                deviceId: id, generation: generation, promotions: promotions,
+                dataDirectory: appDirectory.appendingPathComponent("storekit"))
+        } catch {
+            crashed = true
+            return
+        }
         let configuration = PipelineConfiguration(
             store: store,
             journal: RecordingPurchaseJournal(

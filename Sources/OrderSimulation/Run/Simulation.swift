@@ -89,23 +89,27 @@ public struct Simulation: Sendable {
     ) async throws -> SimulationReport {
         let phones = PhoneConnections()
         let http = DeviceHTTPTransport.makeClient(connections: 8)
+        let appStore =
+            configuration.phoneStore == .storeKit ? try await AppStoreListener(emulator: stack.emulator) : nil
         do {
             let report = try await run(
-                on: stack, phones: phones, http: http, directory: directory, playerSecret: playerSecret,
-                started: started)
+                on: stack, phones: phones, http: http, appStore: appStore?.url, directory: directory,
+                playerSecret: playerSecret, started: started)
             await phones.shutdown()
             try? await http.shutdown()
+            await appStore?.stop()
             return report
         } catch {
             await phones.shutdown()
             try? await http.shutdown()
+            await appStore?.stop()
             throw error
         }
     }
 
     private func run(
-        on stack: DevStack, phones: PhoneConnections, http: HTTPClient, directory: URL, playerSecret: String,
-        started: ContinuousClock.Instant
+        on stack: DevStack, phones: PhoneConnections, http: HTTPClient, appStore: URL?, directory: URL,
+        playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let emulator = stack.emulator
         let rates = configuration.faults
@@ -127,7 +131,7 @@ public struct Simulation: Sendable {
                 baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret,
                 bundleId: emulator.configuration.bundleId, book: book,
                 tally: tally),
-            products: ["coins100", "coins500", "potion"])
+            products: ["coins100", "coins500", "potion"], appStore: appStore)
         let devices = makeDevices(world)
         let shares = Self.shares(of: configuration.purchases, among: devices.count)
         let subscriptions = SubscriptionLog()
@@ -225,6 +229,7 @@ public struct Simulation: Sendable {
             outcomeDigest: Self.digest(sequence), instances: stack.instanceCount,
             restartsByInstance: (0..<stack.instanceCount).map { restarts[$0, default: 0] })
         report.phaseSeconds = phases
+        report.phoneStore = configuration.phoneStore
         let stillInFlight = Set(verdict.inFlight.map { $0.transactionId ?? $0.appAccountToken ?? "" })
         report.subscriptions = figures
         report.resolvedInFlight = firstInFlight.filter {

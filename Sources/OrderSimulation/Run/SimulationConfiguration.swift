@@ -45,6 +45,10 @@ public struct SimulationConfiguration: Sendable {
     /// 30-day month lasts a second in a run).
     public var subscriptionSteps: Int
 
+    /// What the phones buy through: the emulator in process, or the SDK's StoreKit adapters
+    /// over StoreKit for Linux (slower: HTTP and polling, as on a device).
+    public var phoneStore: PhoneStore
+
     /// Purchases between two reconciler passes in a serial run.
     public static let serialReconcilerEvery = 200
 
@@ -53,7 +57,7 @@ public struct SimulationConfiguration: Sendable {
         players: Int = 20, purchases: Int = 200, seed: UInt64 = 1, databaseURL: String? = nil,
         faults: FaultRates = .all, reconcilerIntervalSeconds: Double = 10, serial: Bool = false,
         historyDirectory: URL? = nil, extraQuiesceRounds: Int = 2, instances: Int = 1, subscriptionPlayers: Int = 2,
-        subscriptionSteps: Int = 8
+        subscriptionSteps: Int = 8, phoneStore: PhoneStore = .emulator
     ) {
         self.players = players
         self.purchases = purchases
@@ -67,6 +71,7 @@ public struct SimulationConfiguration: Sendable {
         self.instances = instances
         self.subscriptionPlayers = subscriptionPlayers
         self.subscriptionSteps = subscriptionSteps
+        self.phoneStore = phoneStore
     }
 
     /// The longest reconciler interval, in seconds: a year, as the server accepts.

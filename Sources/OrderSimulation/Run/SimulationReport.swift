@@ -61,6 +61,8 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     public var outcomeDigest = ""
     /// How many server instances shared the database.
     public var instances = 1
+    /// What the phones bought through (``SimulationConfiguration/phoneStore``).
+    public var phoneStore = PhoneStore.emulator
     /// Instance → how many times the faults restarted it.
     public var restartsByInstance: [Int] = []
     /// The file holding each offending and in-flight purchase's full history, when written.

@@ -24,6 +24,9 @@ struct SimulationWorld: Sendable {
     let attacker: Attacker
     /// The consumables the devices buy.
     let products: [String]
+    /// Where the phones' StoreKit reaches the emulator over HTTP (``PhoneStore/storeKit``);
+    /// `nil`: the phones call the emulator in process.
+    let appStore: URL?
     /// The pipeline's backoff: short, so a run does not wait on real-time retries; orders
     /// outlast a server restart (a few seconds of retries) before giving up.
     let retry = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(400), orderAttempts: 20)

@@ -14,7 +14,6 @@ actor SubscriberPhone {
     let id: String
     private let world: SimulationWorld
     private let index: Int
-    private let store: InProcessStoreClient
     private let weather: NetworkWeather
     private let storage: PhoneStorage
     /// The phone's own connections to the server.
@@ -33,9 +32,6 @@ actor SubscriberPhone {
         signedIn = player
         weather = NetworkWeather(
             dice: FaultDice(rates: world.rates, seed: world.seed, salt: 0x5B5C_0000 | salt), tally: world.tally)
-        store = InProcessStoreClient(
-            emulator: world.emulator, deviceId: id, generation: .storeKit2, promotions: PromotionBroadcaster(),
-            pollInterval: .milliseconds(200))
     }
 
     /// Puts the phone on `appleAccount` and starts the app.
@@ -73,7 +69,7 @@ actor SubscriberPhone {
         if pipeline == nil { await start() }
         while ContinuousClock.now < deadline {
             await pipeline?.waitUntilIdle()
-            let unfinished = (try? await store.unfinishedTransactions()) ?? []
+            let unfinished = (try? await world.emulator.unfinishedTransactions(deviceId: id)) ?? []
             let owed = await pipeline?.pendingDeliveries().filter { $0.state != .pending } ?? []
             if unfinished.isEmpty && owed.isEmpty { return }
             try? await Task.sleep(for: .milliseconds(100))
@@ -111,6 +107,11 @@ actor SubscriberPhone {
         let secret = world.playerSecret
         let book = world.book
         let device = id
+        guard
+            let store = try? world.storeClient(
+                deviceId: id, generation: .storeKit2, promotions: PromotionBroadcaster(),
+                dataDirectory: directory.appendingPathComponent("storekit"))
+        else { return }
         let configuration = PipelineConfiguration(
             store: store,
             journal: RecordingPurchaseJournal(

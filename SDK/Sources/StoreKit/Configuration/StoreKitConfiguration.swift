@@ -15,33 +15,53 @@ package struct StoreKitConfiguration: Sendable, Hashable {
     /// The device's local directory: the app receipt (`receipt`) and the pinned root
     /// (`emulator-jws-root.der`).
     package var dataDirectory: URL
+    /// The app's launch a ``StoreKitDevice`` stands for (one per value): what StoreKit
+    /// remembers "in this process" is remembered per launch. `nil` for the environment's.
+    package var launch: UUID?
 
     /// The environment variable names.
     package static let urlVariable = "STOREKEEPER_STOREKIT_URL"
     package static let deviceVariable = "STOREKEEPER_STOREKIT_DEVICE"
     package static let dataVariable = "STOREKEEPER_STOREKIT_DATA"
 
-    /// The configuration the process's environment gives now.
+    /// The device the current task speaks for instead of the environment's: set by
+    /// ``StoreKitDevice/run(_:)``, inherited by the tasks it creates.
+    @TaskLocal package static var scoped: StoreKitConfiguration?
+
+    /// The configuration now: the ``scoped`` device's, else the process's environment's.
     ///
     /// - Throws: ``StoreKitConfigurationError`` naming the variable that is missing, empty
     ///   or (the URL) not an http or https URL.
     package static func current() throws(StoreKitConfigurationError) -> StoreKitConfiguration {
+        if let scoped { return scoped.followingClears() }
         let environment = ProcessInfo.processInfo.environment
         func value(_ name: String) throws(StoreKitConfigurationError) -> String {
             guard let value = environment[name], !value.isEmpty else { throw .missing(name) }
             return value
         }
-        let urlText = try value(urlVariable)
+        return try StoreKitConfiguration(
+            url: try value(urlVariable), deviceId: try value(deviceVariable), dataDirectory: try value(dataVariable))
+    }
+
+    /// A configuration from the three values, checked as the environment's are.
+    package init(url urlText: String, deviceId: String, dataDirectory: String) throws(StoreKitConfigurationError) {
         guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme)
-        else { throw .invalid(urlVariable, urlText) }
-        let deviceId = try value(deviceVariable)
+        else { throw .invalid(Self.urlVariable, urlText) }
+        guard !deviceId.isEmpty else { throw .missing(Self.deviceVariable) }
         guard deviceId.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw .invalid(deviceVariable, deviceId)
+            throw .invalid(Self.deviceVariable, deviceId)
         }
-        let data = URL(fileURLWithPath: try value(dataVariable), isDirectory: true)
-        return StoreKitConfiguration(
+        guard !dataDirectory.isEmpty else { throw .missing(Self.dataVariable) }
+        self.init(
             emulatorURL: url, deviceId: ClearedDevices.shared.device(for: deviceId, at: url),
-            requestedDeviceId: deviceId, dataDirectory: data)
+            requestedDeviceId: deviceId, dataDirectory: URL(fileURLWithPath: dataDirectory, isDirectory: true))
+    }
+
+    private init(emulatorURL: URL, deviceId: String, requestedDeviceId: String, dataDirectory: URL) {
+        self.emulatorURL = emulatorURL
+        self.deviceId = deviceId
+        self.requestedDeviceId = requestedDeviceId
+        self.dataDirectory = dataDirectory
     }
 
     /// This configuration, on the device that replaces its device now if
@@ -51,6 +71,12 @@ package struct StoreKitConfiguration: Sendable, Hashable {
         var configuration = self
         configuration.deviceId = ClearedDevices.shared.device(for: requestedDeviceId, at: emulatorURL)
         return configuration
+    }
+
+    /// `emulator URL|device id`, and `|launch` for a ``StoreKitDevice``: whose memory of
+    /// transactions (delivered, answered, under way) a key is in.
+    package var appKey: String {
+        "\(emulatorURL.absoluteString)|\(deviceId)" + (launch.map { "|\($0.uuidString)" } ?? "")
     }
 
     /// `$STOREKEEPER_STOREKIT_DATA/receipt`: the app receipt (DER PKCS#7, as the file at

@@ -9,12 +9,18 @@ import Foundation
 /// outside the app reach `paymentQueue(_:updatedTransactions:)`, and products promoted to
 /// the device reach `paymentQueue(_:shouldAddStorePayment:for:)`.
 ///
-/// `@unchecked Sendable` is safe: `observers`, `queued`, `known`, `charging` and `poller`
-/// are read and written only while `lock` is held; the transactions and observers they hold are
+/// A queue belongs to the device of the ``StoreKitDevice`` it was created in, if any
+/// (`device`, never changed); `default()` inside a ``StoreKitDevice/run(_:)`` answers
+/// that device's queue.
+///
+/// `@unchecked Sendable` is safe: `device` is a constant; `observers`, `queued`, `known`,
+/// `charging` and `poller` are read and written only while `lock` is held; the transactions and observers they hold are
 /// mutated and called only on the main queue (see `MainQueueReference`).
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
-    private static let shared = SKPaymentQueue()
+    private static let shared = StoreKitConfiguration.$scoped.withValue(nil) { SKPaymentQueue() }
 
+    /// The ``StoreKitDevice`` this queue speaks for; `nil`: the process's environment.
+    private let device = StoreKitConfiguration.scoped
     private let lock = NSLock()
     private var observers: [any SKPaymentTransactionObserver] = []
     private var queued: [SKPaymentTransaction] = []
@@ -27,9 +33,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private var charging: [String: Int] = [:]
     private var poller: Task<Void, Never>?
 
-    /// Returns the default payment queue instance.
+    /// Returns the default payment queue instance (inside a ``StoreKitDevice/run(_:)``,
+    /// that device's).
     open class func `default`() -> Self {
-        shared as! Self
+        guard let device = StoreKitConfiguration.scoped else { return shared as! Self }
+        return DeviceQueues.shared.queue(for: device) as! Self
     }
 
     /// Indicates whether the user is allowed to make payments: `true` when StoreKit for
@@ -89,7 +97,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             }
             queue.notifyUpdated([reference.object])
             DispatchQueue.global().async {
-                let outcome = Result { try Self.charge(productId, quantity, username, askToBuy) }
+                let outcome = Result { try queue.charge(productId, quantity, username, askToBuy) }
                 DispatchQueue.main.async { queue.complete(reference.object, outcome) }
             }
         }
@@ -115,7 +123,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 return
             }
             DispatchQueue.global().async {
-                if let client = try? StoreKit1Call.client() {
+                if let client = try? queue.client() {
                     try? client.finish(transactionId: id)
                     try? ReceiptFile.refresh(client)
                 }
@@ -135,7 +143,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         let queue = self
         DispatchQueue.global().async {
             let outcome = Result { () -> [EmulatorWire.DeviceTransaction] in
-                let client = try StoreKit1Call.client()
+                let client = try queue.client()
                 let restored = try client.restore()
                 try ReceiptFile.refresh(client)
                 return restored
@@ -146,7 +154,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                     let transactions = restored.map { queue.restoredTransaction($0, username: username) }
                     queue.locked {
                         queue.queued += transactions
-                        queue.known.formUnion(restored.map { Self.knownKey($0.transactionId) })
+                        queue.known.formUnion(restored.map { queue.knownKey($0.transactionId) })
                     }
                     if !transactions.isEmpty { queue.notifyUpdated(transactions) }
                     for observer in queue.transactionObservers {
@@ -169,10 +177,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         case failed(SKError)
     }
 
-    private static func charge(_ productId: String, _ quantity: Int, _ username: String?, _ askToBuy: Bool) throws
+    private func charge(_ productId: String, _ quantity: Int, _ username: String?, _ askToBuy: Bool) throws
         -> Charge
     {
-        let client = try StoreKit1Call.client()
+        let client = try self.client()
         switch TestHooks.shared.purchaseFailure(for: productId) {
         case .failed(let code): return .failed(SKError(code))
         case .interrupted: return .failed(SKError(.unknown, userInfo: [NSLocalizedDescriptionKey: "interrupted"]))
@@ -203,7 +211,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
         switch outcome {
         case .success(.purchased(let bought)):
-            locked { _ = known.insert(Self.knownKey(bought.transactionId)) }
+            locked { _ = known.insert(knownKey(bought.transactionId)) }
             transaction.transactionIdentifier = bought.transactionId
             transaction.transactionDate = Self.purchaseDate(of: bought.signedTransaction)
             transaction.transactionState = .purchased
@@ -225,12 +233,12 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// complete a deferred transaction of the queue, or be the answer of a payment being
     /// charged, is left to the polling.
     private func adoptUnfinished() {
-        guard let unfinished = try? StoreKit1Call.client().unfinishedTransactions() else { return }
+        guard let unfinished = try? client().unfinishedTransactions() else { return }
         let adopted = locked { () -> [SKPaymentTransaction] in
             let deferred = Set(queued.filter { $0.transactionState == .deferred }.map(\.payment.productIdentifier))
             var adopted: [SKPaymentTransaction] = []
             for item in unfinished where !deferred.contains(item.productId) && charging[item.productId] == nil {
-                guard known.insert(Self.knownKey(item.transactionId)).inserted else { continue }
+                guard known.insert(knownKey(item.transactionId)).inserted else { continue }
                 adopted.append(Self.purchased(item))
             }
             queued += adopted
@@ -247,7 +255,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         let task = Task.detached {
             while !Task.isCancelled {
                 if let unfinished = try? await EmulatorClient.run({
-                    try StoreKit1Call.client().unfinishedTransactions()
+                    try queue.client().unfinishedTransactions()
                 }) {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         DispatchQueue.main.async {
@@ -256,7 +264,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                         }
                     }
                 }
-                if let promoted = try? await EmulatorClient.run({ try StoreKit1Call.client().takePromotions() }),
+                if let promoted = try? await EmulatorClient.run({ try queue.client().takePromotions() }),
                     !promoted.isEmpty
                 {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -277,7 +285,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private func deliverUnknown(_ unfinished: [EmulatorWire.DeviceTransaction]) {
         var updated: [SKPaymentTransaction] = []
         for item in unfinished
-        where !locked({ known.contains(Self.knownKey(item.transactionId)) || charging[item.productId] != nil }) {
+        where !locked({ known.contains(knownKey(item.transactionId)) || charging[item.productId] != nil }) {
             let transaction: SKPaymentTransaction
             if let deferred = locked({
                 queued.first { $0.transactionState == .deferred && $0.payment.productIdentifier == item.productId }
@@ -290,7 +298,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                 transaction = Self.purchased(item)
                 locked { queued.append(transaction) }
             }
-            locked { _ = known.insert(Self.knownKey(item.transactionId)) }
+            locked { _ = known.insert(knownKey(item.transactionId)) }
             updated.append(transaction)
         }
         if !updated.isEmpty { notifyUpdated(updated) }
@@ -322,10 +330,21 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
     }
 
-    /// `emulator URL|device|transaction id`, for the configuration now.
-    private static func knownKey(_ transactionId: String) -> String {
-        guard let configuration = try? StoreKitConfiguration.current() else { return transactionId }
-        return "\(configuration.emulatorURL.absoluteString)|\(configuration.deviceId)|\(transactionId)"
+    /// `app key|transaction id`, for this queue's configuration now.
+    private func knownKey(_ transactionId: String) -> String {
+        guard let configuration = try? configuration() else { return transactionId }
+        return "\(configuration.appKey)|\(transactionId)"
+    }
+
+    /// The configuration of this queue's device now: its ``StoreKitDevice``'s, else the
+    /// environment's, on any thread.
+    private func configuration() throws -> StoreKitConfiguration {
+        try StoreKitConfiguration.$scoped.withValue(device) { try StoreKitConfiguration.current() }
+    }
+
+    /// The emulator client of this queue's device; `SKError.clientInvalid` when there is none.
+    private func client() throws -> EmulatorClient {
+        try StoreKitConfiguration.$scoped.withValue(device) { try StoreKit1Call.client() }
     }
 
     private func restoredTransaction(_ item: EmulatorWire.DeviceTransaction, username: String?)

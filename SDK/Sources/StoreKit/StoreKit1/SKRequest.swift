@@ -9,12 +9,15 @@ open class SKRequest: NSObject {
     open weak var delegate: (any SKRequestDelegate)?
     private var cancelled = false
 
-    /// Sends the request to the App Store.
+    /// Sends the request to the App Store (inside a ``StoreKitDevice/run(_:)``, that device's).
     open func start() {
         cancelled = false
         let reference = MainQueueReference(self)
+        let device = StoreKitConfiguration.scoped
         DispatchQueue.global().async {
-            let outcome = Result { try reference.object.perform() }
+            let outcome = Result {
+                try StoreKitConfiguration.$scoped.withValue(device) { try reference.object.perform() }
+            }
             DispatchQueue.main.async {
                 let request = reference.object
                 guard !request.cancelled else { return }

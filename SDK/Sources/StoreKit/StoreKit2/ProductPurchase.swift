@@ -82,7 +82,7 @@ extension Product {
         if let failure = TestHooks.shared.purchaseFailure(for: id) { return try failure.storeKit2Result() }
         let productID = id
         let (tokenValue, quantityValue, askToBuyValue) = (token, quantity, askToBuy)
-        InAppPurchases.shared.begin(productID)
+        InAppPurchases.shared.begin(productID, client)
         var answered: UInt64?
         defer { InAppPurchases.shared.end(productID, answered: answered, client) }
         let result: VerificationResult<Transaction>? = try await StoreKit2Call.run {

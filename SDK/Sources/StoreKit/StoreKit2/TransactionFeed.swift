@@ -102,7 +102,7 @@ package enum TransactionFeed {
                                 if UpdateRound.state(of: transaction, asOf: began) != state {
                                     continuation.yield(result)
                                 }
-                            } else if delivered.isInFlight(transaction.productID) {
+                            } else if delivered.isInFlight(transaction.productID, client) {
                                 continue  // the app's own purchase, not answered yet: decided next round
                             } else {
                                 // New: the app's own purchase came unrevoked from
@@ -118,7 +118,7 @@ package enum TransactionFeed {
                         }
                         // The app's own purchase under way is the purchase's to answer.
                         for result in round.unfinished
-                        where !delivered.isInFlight(result.unsafePayloadValue.productID)
+                        where !delivered.isInFlight(result.unsafePayloadValue.productID, client)
                             && delivered.claimUnfinished(result.unsafePayloadValue.id, client)
                         {
                             known[result.unsafePayloadValue.id] = UpdateRound.state(of: result.unsafePayloadValue)
@@ -175,23 +175,26 @@ package final class InAppPurchases: @unchecked Sendable {
     package static let shared = InAppPurchases()
 
     private let lock = NSLock()
-    /// `emulator URL|device|transaction id`: ids are unique per emulator only.
+    /// `app key|transaction id` (``StoreKitConfiguration/appKey``): ids are unique per
+    /// emulator only, and a ``StoreKitDevice`` launch remembers apart.
     private var answered: Set<String> = []
     /// The same keys, of transactions `Transaction.updates` yielded.
     private var yielded: Set<String> = []
+    /// `app key|product id` → purchases under way.
     private var inFlight: [String: Int] = [:]
 
-    package func begin(_ productID: String) {
+    package func begin(_ productID: String, _ client: EmulatorClient) {
         lock.lock()
         defer { lock.unlock() }
-        inFlight[productID, default: 0] += 1
+        inFlight["\(client.configuration.appKey)|\(productID)", default: 0] += 1
     }
 
     package func end(_ productID: String, answered id: UInt64?, _ client: EmulatorClient) {
+        let buying = "\(client.configuration.appKey)|\(productID)"
         lock.lock()
         defer { lock.unlock() }
-        inFlight[productID, default: 1] -= 1
-        if inFlight[productID] == 0 { inFlight[productID] = nil }
+        inFlight[buying, default: 1] -= 1
+        if inFlight[buying] == 0 { inFlight[buying] = nil }
         if let id { answered.insert(Self.key(id, client)) }
     }
 
@@ -215,12 +218,13 @@ package final class InAppPurchases: @unchecked Sendable {
     }
 
     private static func key(_ id: UInt64, _ client: EmulatorClient) -> String {
-        "\(client.configuration.emulatorURL.absoluteString)|\(client.configuration.deviceId)|\(id)"
+        "\(client.configuration.appKey)|\(id)"
     }
 
-    func isInFlight(_ productID: String) -> Bool {
+    /// Whether the app (``StoreKitConfiguration/appKey``) is buying `productID` now.
+    func isInFlight(_ productID: String, _ client: EmulatorClient) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return inFlight[productID] != nil
+        return inFlight["\(client.configuration.appKey)|\(productID)"] != nil
     }
 }
