@@ -11,8 +11,9 @@ import Foundation
 ///
 /// It also keeps the support console's accounts, sessions and audit log (``StaffStore``)
 /// and answers the console's reads (``SupportReads``), and keeps the entitlements that
-/// non-consumables and subscriptions unlock (``EntitlementStore``).
-public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore {
+/// non-consumables and subscriptions unlock (``EntitlementStore``) and the game's spends
+/// from a wallet (``SpendStore``).
+public protocol LedgerStore: StaffStore, SupportReads, EntitlementStore, SpendStore {
     /// Brings the schema up to date (versioned migrations; safe to run again, and from
     /// several processes at once).
     ///

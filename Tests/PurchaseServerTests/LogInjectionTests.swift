@@ -15,8 +15,8 @@ struct LogInjectionTests {
     static let forged = "1\n2026-11-28T13:09:00+0000 critical storekeeper: FORGED LINE\r\u{1B}[2J\u{202E}\u{2028}x"
 
     /// The fields whose values are identifiers (and the maps whose keys are).
-    static let identifierFields: Set<String> = ["playerId", "orderId", "transactionId", "productId"]
-    static let identifierMaps: Set<String> = ["grants", "spent"]
+    static let identifierFields: Set<String> = ["playerId", "orderId", "transactionId", "productId", "idempotencyKey"]
+    static let identifierMaps: Set<String> = ["grants", "spent", "items"]
 
     @Test("every string a route takes: identifiers refused, the rest logged within its line")
     func everyRouteEveryString() async throws {
@@ -71,6 +71,9 @@ struct LogInjectionTests {
             "GET /v1/admin/orders/{orderId}": (admin, [], []),
             "POST /v1/admin/grants": (
                 admin, [#"{"playerId":"alice","grants":{"coins":1},"reason":"r","actor":"sam"}"#], []
+            ),
+            "POST /v1/admin/players/{playerId}/spends": (
+                admin, [#"{"idempotencyKey":"k1","items":{"coins":1},"reason":"r","actor":"sam"}"#], []
             ),
             "POST /v1/admin/lookup-order": (admin, [#"{"appleOrderId":"MK12345678","playerId":"alice"}"#], []),
         ]

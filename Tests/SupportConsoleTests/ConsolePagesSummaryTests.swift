@@ -25,14 +25,19 @@ struct ConsolePagesSummaryTests {
             let granted = try await agent.submit(
                 "/console/players/carol/grants", form: grant, from: "/console/players/carol")
             #expect(granted.status == 303, "\(granted)")
+            #expect(try await fixture.store.wallet(playerId: "carol") == ["coins": 320])
+            _ = try await fixture.store.spend(
+                SpendRequest(
+                    playerId: "carol", idempotencyKey: "shop-1", items: ["coins": 20], reason: "a sword",
+                    actor: "game-server"))
             let wallet = try await fixture.store.wallet(playerId: "carol")
-            #expect(wallet == ["coins": 320])
+            #expect(wallet == ["coins": 300])
 
             let page = try await agent.get("/console/players/carol")
             let balance = try #require(wallet["coins"])
             #expect(
                 page.body.contains(
-                    #"<tr data-item="coins" data-bought="300" data-refunded="-130" data-granted="150" data-balance="\#(balance)""#
+                    #"<tr data-item="coins" data-bought="300" data-refunded="-130" data-granted="150" data-spent="-20" data-balance="\#(balance)""#
                 ), "\(page.body)")
             let summary = try #require(page.body.range(of: #"<section id="summary">"#))
             let purchases = try #require(page.body.range(of: #"<section id="purchases">"#))
@@ -44,6 +49,7 @@ struct ConsolePagesSummaryTests {
             #expect(page.body.contains("3 purchases"))
             #expect(page.body.contains("2 purchases refunded"))
             #expect(page.body.contains("1 manual grant"))
+            #expect(page.body.contains("1 spend"))
             // The refunds on their purchase rows, in money and share.
             #expect(page.body.contains(#"data-transaction-id="\#(paid[0])" data-source="notification""#))
             #expect(page.body.contains(#"data-refunded="30000""#))
@@ -56,6 +62,11 @@ struct ConsolePagesSummaryTests {
             let rowEnd = try #require(rowText.range(of: "</tr>"))
             let grantRow = rowText[..<rowEnd.lowerBound]
             #expect(grantRow.contains("ann") && grantRow.contains("ticket 4711") && grantRow.contains("+150"))
+            // The spend too: the game's key, who, why, how much.
+            let spend = try #require(page.body.range(of: #"<tr data-kind="spend" data-spend-key="shop-1""#))
+            let spendText = page.body[spend.lowerBound...].prefix(while: { $0 != "\n" })
+            let spendRow = spendText[..<(try #require(spendText.range(of: "</tr>"))).lowerBound]
+            #expect(spendRow.contains("game-server") && spendRow.contains("a sword") && spendRow.contains("\u{2212}20"))
             // The timeline is collapsed; a page of it opens it.
             #expect(page.body.contains(#"<details class="timeline-details">"#))
             #expect(

@@ -25,6 +25,10 @@ public struct HistoryEventType: OpenEnumeration, ExpressibleByStringLiteral {
     public static let refundReversed: HistoryEventType = "refund_reversed"
     /// Support staff granted goods by hand (written by ``LedgerStore/grantManually(playerId:grants:reason:actor:)``).
     public static let manualGrant: HistoryEventType = "manual_grant"
+    /// The game spent from a player's wallet; the detail holds the `idempotencyKey`, the
+    /// `items` debited, the `reason`, the `actor` and the `balances` after (written by
+    /// ``SpendStore/spend(_:)``).
+    public static let spend: HistoryEventType = "spend"
     /// An App Store Server Notification was received for the first time.
     public static let notificationReceived: HistoryEventType = "notification_received"
     /// The device reported a purchase-flow event (written by ``LedgerStore/appendClientEvents(playerId:events:)``).

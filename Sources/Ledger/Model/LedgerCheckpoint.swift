@@ -12,6 +12,8 @@ public enum LedgerCheckpoint: Sendable, Hashable {
     /// A first delivery of a stacked period (non-renewing) holds the player's stack lock
     /// for the entitlement id and has read where its period starts.
     case entitlementStackRead(playerId: String, entitlementId: String)
+    /// A spend claimed its idempotency key (or found it free) and has not debited yet.
+    case spendClaimed(playerId: String, idempotencyKey: String)
 }
 
 /// Called by a store at each ``LedgerCheckpoint`` of its transactions, inside the

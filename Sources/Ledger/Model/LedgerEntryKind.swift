@@ -8,4 +8,6 @@ public enum LedgerEntryKind: String, Sendable, Hashable, Codable, CaseIterable {
     case refundReversed = "refund_reversed"
     /// Compensation or correction by support staff (either sign).
     case manual
+    /// Spent in the game (negative): ``SpendStore/spend(_:)``.
+    case spend
 }

@@ -21,6 +21,14 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     case duplicateStaff(name: String)
     /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
     case invalidGrants(String)
+    /// A spend the rules refuse (nothing to spend, an amount below 1, a key that is not an
+    /// identifier, no reason).
+    case invalidSpend(String)
+    /// A spend would take `item` below zero: the player holds `balance`, the spend asked for
+    /// `requested`. Nothing was debited.
+    case insufficientBalance(item: String, balance: Int64, requested: Int64)
+    /// The player used this idempotency key for a different spend (other items or reason).
+    case idempotencyKeyReused(key: String)
     /// A stored row the ledger cannot read (a column missing or of the wrong type).
     case corruptRow(String)
     /// The PostgreSQL server refused a statement.
@@ -63,6 +71,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
             "the holder of the entitlement of \(originalTransactionId) changed while the delivery was bound"
         case .duplicateStaff(let name): "a staff account named \(name) already exists"
         case .invalidGrants(let reason): "invalid grants: \(reason)"
+        case .invalidSpend(let reason): "invalid spend: \(reason)"
+        case .insufficientBalance(let item, let balance, let requested):
+            "insufficient balance of \(item): \(balance) held, \(requested) asked"
+        case .idempotencyKeyReused(let key): "the idempotency key \(key) was used for a different spend"
         case .corruptRow(let what): "unreadable row: \(what)"
         case .database(let message, let sqlState):
             "database error\(sqlState.map { " \($0)" } ?? ""): \(message)"

@@ -18,11 +18,12 @@
 ///   see ``supportConsole``.
 /// - `entitlements` (version 6): see ``entitlements``; its recheck columns (version 7): see
 ///   ``subscriptionRechecks``.
+/// - `spends` (version 10): see ``spends``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks, orderDelivery, eventLookup,
+        subscriptionRechecks, orderDelivery, eventLookup, spends,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

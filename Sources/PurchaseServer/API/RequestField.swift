@@ -41,6 +41,8 @@ enum IdentifierKind: String {
     case playerId, orderId, transactionId, productId
     /// The name of an item a grant moves (`coins`).
     case item
+    /// The game's idempotency key of a spend.
+    case idempotencyKey
 
     /// The most Unicode scalars an identifier of this kind has.
     var maximumLength: Int {
@@ -49,6 +51,7 @@ enum IdentifierKind: String {
         case .orderId, .productId: 128
         case .transactionId: 64
         case .item: ItemName.maximumLength
+        case .idempotencyKey: Spend.maximumIdempotencyKeyLength
         }
     }
 }

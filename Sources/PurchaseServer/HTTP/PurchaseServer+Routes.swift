@@ -61,7 +61,7 @@ extension PurchaseServer {
         addConsumptionRoutes(to: api)
     }
 
-    private var bodyLimit: Int { configuration.maximumBodyBytes }
+    var bodyLimit: Int { configuration.maximumBodyBytes }
 
     private func addPlayerRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
         api.get("products") { _, _ -> Response in
@@ -125,6 +125,7 @@ extension PurchaseServer {
     }
 
     private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
+        addSpendRoute(to: admin)
         admin.get("players/:playerId/timeline") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let playerId = try context.identifierParameter(.playerId)

@@ -53,11 +53,14 @@ extension SupportPages {
         let clientEvents = try await events([.clientEvent])
         let unordered = unorderedStepValues(clientEvents, orders: orders)
         let notifications = try await events([.notificationReceived, "notification_not_acted_on"])
-        let statement = statementValues(purchases: purchases, manualGrants: summary.manualGrants, caller)
+        let spends = try await store.spends(playerId: playerId, limit: Self.recordLimit)
+        let statement = statementValues(
+            purchases: purchases, manualGrants: summary.manualGrants, spends: spends, caller)
         return [
             "playerId": playerId, "playerHref": ConsoleLinks.player(playerId),
             "grantHref": ConsoleLinks.player(playerId) + "/grants",
-            "summary": values(of: summary, caller), "hasNegativeBalance": wallet.values.contains { $0 < 0 },
+            "summary": values(of: summary, spendCount: spends.count, caller),
+            "hasNegativeBalance": wallet.values.contains { $0 < 0 },
             "entitlements": entitlements.map { values(of: $0, at: Date(), caller) },
             "hasEntitlements": !entitlements.isEmpty,
             "orders": orderValues(orders, clientEvents: clientEvents, caller), "hasOrders": !orders.isEmpty,

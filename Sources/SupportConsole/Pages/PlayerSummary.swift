@@ -3,7 +3,7 @@ import Ledger
 
 /// What explains a player's wallet, from the ledger's own entries: per item, what purchases
 /// brought, what refunds took back (net of refunds Apple reversed), what staff granted by
-/// hand, and the balance those add up to; and the purchases' money at the catalog's list
+/// hand, what the game spent, and the balance those add up to; and the purchases' money at the catalog's list
 /// price (the ledger keeps no prices).
 struct PlayerSummary: Sendable, Hashable {
     /// One item's balance, explained.
@@ -16,7 +16,9 @@ struct PlayerSummary: Sendable, Hashable {
         var refunded: Int64 = 0
         /// What staff granted or took back by hand (``LedgerEntryKind/manual``).
         var granted: Int64 = 0
-        /// The wallet's balance: the sum of the three.
+        /// What the game spent (``LedgerEntryKind/spend``, zero or negative).
+        var spent: Int64 = 0
+        /// The wallet's balance: the sum of the four.
         var balance: Int64 = 0
     }
 
@@ -60,6 +62,7 @@ struct PlayerSummary: Sendable, Hashable {
             switch entry.kind {
             case .grant: line.bought &+= entry.amount
             case .refund, .refundReversed: line.refunded &+= entry.amount
+            case .spend: line.spent &+= entry.amount
             case .manual:
                 line.granted &+= entry.amount
                 let actor = entry.actor ?? ""

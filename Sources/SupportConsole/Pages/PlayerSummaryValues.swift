@@ -2,16 +2,17 @@ import Foundation
 import Ledger
 
 /// The template values of the player page's top: the summary that explains the wallet and
-/// the one list of purchases and manual grants.
+/// the one list of purchases, manual grants and spends.
 extension SupportPages {
-    /// The summary: each item's bought, refunded, granted and balance, and the counts and
-    /// money (list price) of purchases, refunds and manual grants.
-    func values(of summary: PlayerSummary, _ caller: ConsoleCaller) -> [String: any Sendable] {
+    /// The summary: each item's bought, refunded, granted, spent and balance, and the counts
+    /// and money (list price) of purchases, refunds, manual grants and `spendCount` spends.
+    func values(of summary: PlayerSummary, spendCount: Int, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [
             "items": summary.items.map { line -> [String: any Sendable] in
                 [
                     "item": line.item, "bought": String(line.bought), "refunded": String(line.refunded),
-                    "granted": String(line.granted), "balanceValue": String(line.balance),
+                    "granted": String(line.granted), "spent": String(line.spent),
+                    "balanceValue": String(line.balance), "spentLabel": ConsoleFormat.amount(line.spent),
                     "boughtLabel": ConsoleFormat.amount(line.bought),
                     "refundedLabel": ConsoleFormat.amount(line.refunded),
                     "grantedLabel": ConsoleFormat.amount(line.granted),
@@ -22,6 +23,7 @@ extension SupportPages {
             "purchases": counted(summary.purchaseCount, "summary_purchases", caller),
             "refunds": counted(summary.refundCount, "summary_refunds", caller),
             "manualGrants": counted(summary.manualGrants.count, "summary_grants", caller),
+            "spends": counted(spendCount, "summary_spends", caller),
         ]
         values["paid"] = ConsoleMoney.total(summary.paid)
         values["refunded"] = ConsoleMoney.total(summary.refunded)
@@ -32,11 +34,12 @@ extension SupportPages {
         return values
     }
 
-    /// The purchases and the manual grants in one list, newest first, at most
+    /// The purchases, the manual grants and the spends in one list, newest first, at most
     /// ``recordLimit`` rows: a purchase with its list price and what a refund took back (money,
-    /// share and items); a grant with its items, who made it and why.
+    /// share and items); a grant with its items, who made it and why; a spend with its items
+    /// (negative), the game's key, who asked and why.
     func statementValues(
-        purchases: [Purchase], manualGrants: [PlayerSummary.ManualGrant], _ caller: ConsoleCaller
+        purchases: [Purchase], manualGrants: [PlayerSummary.ManualGrant], spends: [Spend], _ caller: ConsoleCaller
     ) -> [[String: any Sendable]] {
         let bought = purchases.map { purchase -> (Date, [String: any Sendable]) in
             var row = values(of: purchase, caller)
@@ -53,12 +56,19 @@ extension SupportPages {
         }
         let granted = manualGrants.map { grant -> (Date, [String: any Sendable]) in
             let row: [String: any Sendable] = [
-                "isPurchase": false, "actor": grant.actor, "reason": grant.reason,
+                "isManualGrant": true, "actor": grant.actor, "reason": grant.reason,
                 "grants": Self.grants(grant.grants), "date": ConsoleFormat.date(grant.createdAt),
             ]
             return (grant.createdAt, row)
         }
-        return (bought + granted).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map { $0.1 }
+        let spent = spends.map { spend -> (Date, [String: any Sendable]) in
+            let row: [String: any Sendable] = [
+                "isSpend": true, "actor": spend.actor, "reason": spend.reason, "spendKey": spend.idempotencyKey,
+                "grants": Self.grants(spend.items.mapValues { -$0 }), "date": ConsoleFormat.date(spend.createdAt),
+            ]
+            return (spend.createdAt, row)
+        }
+        return (bought + granted + spent).sorted { $0.0 > $1.0 }.prefix(Self.recordLimit).map { $0.1 }
     }
 
     /// The string `key` (or `key_one` for one) with `{n}` replaced by `count`.
