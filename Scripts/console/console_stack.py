@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -208,6 +209,12 @@ class Stack:
     def admin_grant(self, player_id: str, grants: dict, reason: str, actor: str) -> None:
         self.call("POST", "/v1/admin/grants", {"playerId": player_id, "grants": grants, "reason": reason,
                                                 "actor": actor}, token="dev-admin-key", expect=(200, 201))
+
+    def spend(self, player_id: str, items: dict, reason: str, key: str) -> dict:
+        """The game server spends from the wallet (POST /v1/admin/players/{id}/spends)."""
+        return self.call("POST", f"/v1/admin/players/{quote(player_id, safe='')}/spends",
+                         {"idempotencyKey": key, "items": items, "reason": reason, "actor": "game-server"},
+                         token="dev-admin-key", expect=(200, 201))
 
     def list_price_cents(self, product_id: str) -> int:
         """The catalog's list price of `product_id` (GET /v1/products, in milliunits) in

@@ -612,6 +612,27 @@ def page_figures(page) -> dict:
     }""")
 
 
+def test_spend(s: Suite) -> None:
+    """alice spent 30 coins in the game (prepare's spend through the admin API): her page's
+    summary has them in its Spent column, adding up to her balance, and the list shows the
+    spend with the game's key, who asked and why."""
+    page = s.signed_in(s.stack.staff["viewer"])
+    page.goto(s.url("/console/players/alice"))
+    row = page.locator("#summary tr[data-item=coins]")
+    row.wait_for()
+    bought, refunded, granted, spent, balance = (int(row.get_attribute(f"data-{name}"))
+                                                 for name in ["bought", "refunded", "granted", "spent", "balance"])
+    check(spent <= -30, f"alice's coins row shows {spent} spent, not at least 30")
+    check(bought + refunded + granted + spent == balance == s.stack.wallet("alice")["coins"],
+          f"alice's coins row does not add up: {bought} {refunded} {granted} {spent} = {balance}")
+    spend = page.locator("#purchases tr[data-kind=spend][data-spend-key=shop-0001]")
+    check(spend.count() == 1, "the spend is not in alice's list")
+    text = spend.inner_text()
+    check("a sword from the shop" in text and "game-server" in text and "30" in text,
+          f"the spend's row does not say how much, who and why: {text!r}")
+    check(page.locator("#summary [data-figure=spent]").count() == 1, "the summary has no Spent figure")
+
+
 def test_explain_wallet(s: Suite) -> None:
     """Why does ada have 420 coins? Four packs of 100 bought, 30% of one and all of another
     refunded (−30, −100), 150 granted by hand: the summary at the top of her page says so."""
@@ -1004,7 +1025,7 @@ SCENARIOS = [
     test_sign_in_and_out, test_wrong_password, test_lockout, test_totp, test_viewer_cannot_grant,
     test_csrf_refusal, test_search_by_each_id, test_lost_purchase_owed_queue, test_owed_to_right_player,
     test_lost_purchase_apple_order, test_timeline_paging, test_refund_signals, test_explain_wallet,
-    test_partial_refund_money, test_manual_grant, test_grant_refusals, test_admin_pages, test_chinese,
+    test_partial_refund_money, test_spend, test_manual_grant, test_grant_refusals, test_admin_pages, test_chinese,
     test_accept_language, test_phone, test_phone_every_page, test_overview_revenue, test_audit_names,
     test_disabled_account,
     test_rate_limit,  # last: it leaves this address unable to sign in
@@ -1017,6 +1038,8 @@ def prepare(stack: Stack, suite: Suite) -> None:
     stack.add_staff("viewer", "viewer")
     suite.fixtures["alice"] = stack.buy("alice", "coins100", "alice-phone")
     stack.buy("alice", "coins100", "alice-phone")
+    # Coins spent in the game: a spend row on the player page and a spend event.
+    stack.spend("alice", {"coins": 30}, "a sword from the shop", "shop-0001")
     # A refund abuser: two packs bought, most of the coins spent, both refunded: a negative
     # balance and two refunds (the owed page's refund signals).
     first = stack.buy("mallory", "coins100", "mallory-phone")
