@@ -76,7 +76,7 @@ struct ConsolePagesSummaryTests {
         }
     }
 
-    @Test("the summary of synthetic entries: refunds net of reversals, grants grouped per posting")
+    @Test("the summary of synthetic entries: refunds net of reversals, grants and spends grouped per posting")
     func summaryOfEntries() {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         func entry(_ id: Int64, _ item: String, _ amount: Int64, _ kind: LedgerEntryKind, at seconds: Double = 0)
@@ -84,13 +84,16 @@ struct ConsolePagesSummaryTests {
         {
             LedgerEntry(
                 id: id, playerId: "p", item: item, amount: amount, kind: kind, transactionId: nil,
-                reason: kind == .manual ? "why \(seconds)" : nil, actor: kind == .manual ? "ann" : nil,
+                reason: kind == .manual || kind == .spend ? "why \(seconds)" : nil,
+                actor: kind == .manual ? "ann" : kind == .spend ? "game" : nil,
                 balanceAfter: 0, createdAt: start.addingTimeInterval(seconds))
         }
         let entries = [
             entry(1, "coins", 500, .grant), entry(2, "coins", -500, .refund), entry(3, "coins", 500, .refundReversed),
             entry(4, "coins", -150, .refund), entry(5, "coins", 40, .manual, at: 10),
             entry(6, "gems", 5, .manual, at: 10), entry(7, "coins", -15, .manual, at: 20),
+            entry(8, "coins", -30, .spend, at: 30), entry(9, "gems", -2, .spend, at: 30),
+            entry(10, "coins", -30, .spend, at: 30),
         ]
         func purchase(_ id: String, share: Int) -> Purchase {
             Purchase(
@@ -100,13 +103,17 @@ struct ConsolePagesSummaryTests {
                 refundedShare: share, refundedAt: share > 0 ? start : nil)
         }
         let purchases = [purchase("t1", share: 30_000), purchase("t2", share: 0)]
-        let summary = PlayerSummary(entries: entries, wallet: ["coins": 375, "gems": 5], purchases: purchases) {
+        let summary = PlayerSummary(entries: entries, wallet: ["coins": 315, "gems": 3], purchases: purchases) {
             $0.transactionId == "t2" ? nil : ConsoleMoney(milliunits: 3_990, currency: "USD")
         }
-        let coins = PlayerSummary.ItemLine(item: "coins", bought: 500, refunded: -150, granted: 25, balance: 375)
-        #expect(summary.items == [coins, PlayerSummary.ItemLine(item: "gems", granted: 5, balance: 5)])
-        #expect(summary.items.allSatisfy { $0.bought + $0.refunded + $0.granted == $0.balance })
+        let coins = PlayerSummary.ItemLine(
+            item: "coins", bought: 500, refunded: -150, granted: 25, spent: -60, balance: 315)
+        #expect(summary.items == [coins, PlayerSummary.ItemLine(item: "gems", granted: 5, spent: -2, balance: 3)])
+        #expect(summary.items.allSatisfy { $0.bought + $0.refunded + $0.granted + $0.spent == $0.balance })
         #expect(summary.manualGrants.map(\.grants) == [["coins": 40, "gems": 5], ["coins": -15]])
+        // Two spends in one millisecond, same actor and reason: an item that comes again
+        // starts the next one.
+        #expect(summary.spends.map(\.grants) == [["coins": -30, "gems": -2], ["coins": -30]])
         #expect(summary.purchaseCount == 2 && summary.refundCount == 1 && summary.unpricedCount == 1)
         #expect(ConsoleMoney.total(summary.paid) == "3.99 USD")
         #expect(ConsoleMoney.total(summary.refunded) == "\u{2212}1.20 USD")

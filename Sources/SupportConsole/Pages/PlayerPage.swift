@@ -59,7 +59,7 @@ extension SupportPages {
         return [
             "playerId": playerId, "playerHref": ConsoleLinks.player(playerId),
             "grantHref": ConsoleLinks.player(playerId) + "/grants",
-            "summary": values(of: summary, spendCount: spends.count, caller),
+            "summary": values(of: summary, caller),
             "hasNegativeBalance": wallet.values.contains { $0 < 0 },
             "entitlements": entitlements.map { values(of: $0, at: Date(), caller) },
             "hasEntitlements": !entitlements.isEmpty,

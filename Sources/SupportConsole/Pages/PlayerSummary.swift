@@ -22,8 +22,9 @@ struct PlayerSummary: Sendable, Hashable {
         var balance: Int64 = 0
     }
 
-    /// A compensation or correction by hand: one ledger posting's manual entries.
-    struct ManualGrant: Sendable, Hashable {
+    /// One ledger posting of entries by hand (a compensation or correction) or by the game
+    /// (a spend): its items, who made it, why and when.
+    struct Posting: Sendable, Hashable {
         /// Signed amounts by item.
         var grants: Grants
         /// Who made it.
@@ -37,7 +38,9 @@ struct PlayerSummary: Sendable, Hashable {
     /// The items, by name: every item the ledger moved or the wallet holds.
     var items: [ItemLine]
     /// The manual grants, oldest first.
-    var manualGrants: [ManualGrant]
+    var manualGrants: [Posting]
+    /// The game's spends: one per posting of ``LedgerEntryKind/spend`` entries.
+    var spends: [Posting]
     /// How many purchases were delivered.
     var purchaseCount: Int
     /// How many of them are refunded in whole or in part.
@@ -56,32 +59,25 @@ struct PlayerSummary: Sendable, Hashable {
         listPrice: (Purchase) -> ConsoleMoney?
     ) {
         var lines = Dictionary(uniqueKeysWithValues: wallet.map { ($0.key, ItemLine(item: $0.key, balance: $0.value)) })
-        var manual: [ManualGrant] = []
+        var manual: [Posting] = []
+        var spent: [Posting] = []
         for entry in entries {
             var line = lines[entry.item] ?? ItemLine(item: entry.item)
             switch entry.kind {
             case .grant: line.bought &+= entry.amount
             case .refund, .refundReversed: line.refunded &+= entry.amount
-            case .spend: line.spent &+= entry.amount
+            case .spend:
+                line.spent &+= entry.amount
+                Self.post(entry, into: &spent)
             case .manual:
                 line.granted &+= entry.amount
-                let actor = entry.actor ?? ""
-                let reason = entry.reason ?? ""
-                if let last = manual.last, last.createdAt == entry.createdAt, last.actor == actor,
-                    last.reason == reason, last.grants[entry.item] == nil
-                {
-                    manual[manual.count - 1].grants[entry.item] = entry.amount
-                } else {
-                    manual.append(
-                        ManualGrant(
-                            grants: [entry.item: entry.amount], actor: actor, reason: reason,
-                            createdAt: entry.createdAt))
-                }
+                Self.post(entry, into: &manual)
             }
             lines[entry.item] = line
         }
         items = lines.values.sorted { $0.item < $1.item }
         manualGrants = manual
+        spends = spent
         purchaseCount = purchases.count
         let refundedPurchases = purchases.filter { $0.refundedShare > 0 }
         refundCount = refundedPurchases.count
@@ -90,6 +86,21 @@ struct PlayerSummary: Sendable, Hashable {
         unpricedCount = priced.count - paid.count
         refunded = refundedPurchases.compactMap { purchase in
             listPrice(purchase).map { Self.refundedMoney($0, share: purchase.refundedShare) }
+        }
+    }
+
+    /// Adds `entry` to the last posting of `postings` when it is the same posting (same
+    /// time, actor and reason, an item not in it yet), else as a new one.
+    private static func post(_ entry: LedgerEntry, into postings: inout [Posting]) {
+        let actor = entry.actor ?? ""
+        let reason = entry.reason ?? ""
+        if let last = postings.last, last.createdAt == entry.createdAt, last.actor == actor, last.reason == reason,
+            last.grants[entry.item] == nil
+        {
+            postings[postings.count - 1].grants[entry.item] = entry.amount
+        } else {
+            postings.append(
+                Posting(grants: [entry.item: entry.amount], actor: actor, reason: reason, createdAt: entry.createdAt))
         }
     }
 

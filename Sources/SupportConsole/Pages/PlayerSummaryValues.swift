@@ -5,8 +5,8 @@ import Ledger
 /// the one list of purchases, manual grants and spends.
 extension SupportPages {
     /// The summary: each item's bought, refunded, granted, spent and balance, and the counts
-    /// and money (list price) of purchases, refunds, manual grants and `spendCount` spends.
-    func values(of summary: PlayerSummary, spendCount: Int, _ caller: ConsoleCaller) -> [String: any Sendable] {
+    /// and money (list price) of purchases, refunds, manual grants and spends.
+    func values(of summary: PlayerSummary, _ caller: ConsoleCaller) -> [String: any Sendable] {
         var values: [String: any Sendable] = [
             "items": summary.items.map { line -> [String: any Sendable] in
                 [
@@ -23,7 +23,7 @@ extension SupportPages {
             "purchases": counted(summary.purchaseCount, "summary_purchases", caller),
             "refunds": counted(summary.refundCount, "summary_refunds", caller),
             "manualGrants": counted(summary.manualGrants.count, "summary_grants", caller),
-            "spends": counted(spendCount, "summary_spends", caller),
+            "spends": counted(summary.spends.count, "summary_spends", caller),
         ]
         values["paid"] = ConsoleMoney.total(summary.paid)
         values["refunded"] = ConsoleMoney.total(summary.refunded)
@@ -39,7 +39,7 @@ extension SupportPages {
     /// share and items); a grant with its items, who made it and why; a spend with its items
     /// (negative), the game's key, who asked and why.
     func statementValues(
-        purchases: [Purchase], manualGrants: [PlayerSummary.ManualGrant], spends: [Spend], _ caller: ConsoleCaller
+        purchases: [Purchase], manualGrants: [PlayerSummary.Posting], spends: [Spend], _ caller: ConsoleCaller
     ) -> [[String: any Sendable]] {
         let bought = purchases.map { purchase -> (Date, [String: any Sendable]) in
             var row = values(of: purchase, caller)
