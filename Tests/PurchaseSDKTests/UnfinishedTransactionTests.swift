@@ -92,7 +92,11 @@ import Testing
         let record = try #require(await pipeline.allRecords().first { $0.transactionId == renewal.transactionId })
         #expect(record.origin == .store && record.playerId == player)
         #expect(record.state == .finished && record.transactionFinished)
-        #expect(record.delivery?.status == "delivered")
+        // Only the app's report delivers here (no notifications, no reconciler): `delivered`,
+        // or `already_delivered` when a report's answer was lost to the pipeline's timeout
+        // (a loaded CI machine) and its retry found it done. The ledger holds it once (below).
+        let status = record.delivery?.status
+        #expect(status == "delivered" || (status == "already_delivered" && record.attempts >= 1), "\(record)")
         let delivered = try await fixture.purchases(player).map(\.transactionId)
         #expect(delivered.sorted() == [first.transactionId, renewal.transactionId].compactMap { $0 }.sorted())
         let vip = try #require(await pipeline.entitlements().entitlements.first { $0.entitlementId == "vip" })
