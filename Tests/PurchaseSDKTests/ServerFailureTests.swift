@@ -4,10 +4,6 @@ import Ledger
 import PurchaseSDK
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The server down, answering 5xx, too slow, or its answer lost: the pipeline retries
 /// with backoff until the delivery is acknowledged, and the goods arrive once.
 @Suite(.timeLimit(.minutes(3))) struct ServerFailureTests {
@@ -34,23 +30,19 @@ import Testing
             let (pipeline, _) = await fixture.pipeline(player: "dora", clock: OutageClock(outage: outage)) {
                 boundary, _ in
                 guard boundary == .beforeServerCall, await outage.begin() else { return }
-                Task { try await stack.restart { await outage.untilRetried() } }
-                try await Self.waitUntilRefused(await stack.baseURL)
+                Task {
+                    try await stack.restart {
+                        await outage.down()
+                        await outage.untilRetried()
+                    }
+                }
+                await outage.untilDown()
             }
             try await pipeline.start()
             let outcome = try await pipeline.purchase(productId: "coins100")
             try await expectDeliveredOnce(outcome, to: "dora", in: fixture)
             #expect(outcome.record.attempts >= 1, "the report was retried during the outage")
             await pipeline.stop()
-        }
-    }
-
-    /// Waits until new connections to `base` are refused: the server is down.
-    private static func waitUntilRefused(_ base: URL) async throws {
-        let probe = URLSessionTransport(session: URLSession(configuration: .ephemeral), timeout: 1)
-        while (try? await probe.send(NetworkRequest(method: "GET", url: base.appendingPathComponent("healthz")))) != nil
-        {
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -120,12 +112,27 @@ import Testing
 private actor Outage {
     private var begun = false
     private var retried = false
+    private var isDown = false
+    private var waitingForDown: [CheckedContinuation<Void, Never>] = []
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// True the first time only.
     func begin() -> Bool {
         defer { begun = true }
         return !begun
+    }
+
+    /// Called by the restart once the server is torn down.
+    func down() {
+        isDown = true
+        for continuation in waitingForDown { continuation.resume() }
+        waitingForDown = []
+    }
+
+    /// Returns once the server is torn down: the report that follows meets no server.
+    func untilDown() async {
+        if isDown { return }
+        await withCheckedContinuation { waitingForDown.append($0) }
     }
 
     /// Called when the pipeline waits before a retry: once the outage began, it may end.
