@@ -31,10 +31,11 @@ public final class DevStack: Sendable {
     public let configuration: ServerConfiguration
     private let settings: DevStackConfiguration
     private let state = DevStackState()
-    /// The server's connections to "Apple": a short connect timeout, so a request made while
-    /// the stack's own port is closing (a restart) fails at once instead of holding the
-    /// graceful shutdown for long; and a read timeout of ``DevStackConfiguration/appleTimeoutSeconds``,
-    /// since a pooled connection to the closing port may never be answered.
+    /// The server's connections to "Apple": a connect timeout of 5 s (a closed port on
+    /// 127.0.0.1 is refused at once; a loaded machine may take over a second to complete a
+    /// connect, which a 1 s timeout read as Apple unavailable); and a read timeout of
+    /// ``DevStackConfiguration/appleTimeoutSeconds``, since a pooled connection to the closing
+    /// port may never be answered.
     private let appleClient: HTTPClient
 
     /// Starts the emulator and the server.
@@ -43,7 +44,7 @@ public final class DevStack: Sendable {
         appleClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
-                timeout: .init(connect: .seconds(1), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000)))))
+                timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000)))))
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,
