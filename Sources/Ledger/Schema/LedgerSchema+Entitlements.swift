@@ -21,7 +21,7 @@ extension LedgerSchema {
                 product_id TEXT NOT NULL,
                 product_type TEXT NOT NULL,
                 transaction_id TEXT NOT NULL,
-                state TEXT NOT NULL CHECK (state IN (\(stateValues))),
+                state TEXT NOT NULL CHECK (state IN ('active', 'grace_period', 'billing_retry', 'expired', 'revoked', 'refunded')),
                 starts_at INTEGER NOT NULL,
                 ends_at INTEGER,
                 auto_renew INTEGER CHECK (auto_renew IN (0, 1)),
@@ -47,7 +47,7 @@ extension LedgerSchema {
                 product_id TEXT NOT NULL,
                 product_type TEXT NOT NULL,
                 transaction_id TEXT NOT NULL,
-                state TEXT NOT NULL CHECK (state IN (\(stateValues))),
+                state TEXT NOT NULL CHECK (state IN ('active', 'grace_period', 'billing_retry', 'expired', 'revoked', 'refunded')),
                 starts_at TIMESTAMPTZ NOT NULL,
                 ends_at TIMESTAMPTZ,
                 auto_renew BIGINT CHECK (auto_renew IN (0, 1)),
@@ -65,9 +65,4 @@ extension LedgerSchema {
             """,
         ]
     )
-
-    /// The states the `state` column accepts, as an SQL list.
-    private static var stateValues: String {
-        EntitlementState.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-    }
 }

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import Ledger
+
+/// A migration, once shipped, is frozen text: a ledger migrated by an older release must
+/// have run exactly the statements this build would run. Each migration's statements are
+/// fingerprinted (FNV-1a, 64 bits, over the SQLite then the PostgreSQL statements); a
+/// change to a shipped migration, such as SQL built from a live enum that gained a case,
+/// changes its fingerprint and fails here. A new migration adds its line.
+struct FrozenMigrationTests {
+    /// The fingerprints of the shipped migrations, by version.
+    private static let shipped: [Int64: UInt64] = [
+        1: 0x007a_35a0_dbeb_57f2,
+        2: 0xc827_1f86_7b6c_004c,
+        3: 0x78ca_0f50_0ccc_60d5,
+        4: 0xb86b_d0f1_fdc9_2e01,
+        5: 0xddfe_4d4b_06ba_ff14,
+        6: 0x1d44_72b2_a082_f735,
+        7: 0x2ea4_f80a_d228_25e3,
+        8: 0x2963_1220_1fab_677e,
+        9: 0x77b3_bf70_b235_23f4,
+        10: 0xe245_5c5b_6413_c0d4,
+    ]
+
+    @Test("every shipped migration's statements are the text that shipped")
+    func shippedMigrationsAreUnchanged() {
+        let versions = LedgerSchema.migrations.map(\.version)
+        #expect(versions == Array(1...Int64(versions.count)), "versions increase by one from 1")
+        for migration in LedgerSchema.migrations {
+            let fingerprint = Self.fingerprint(migration)
+            #expect(
+                Self.shipped[migration.version] == fingerprint,
+                "migration \(migration.version) (\(migration.name)) is \(String(fingerprint, radix: 16))")
+        }
+    }
+
+    /// FNV-1a over the statements' UTF-8, each followed by a zero byte, and a separator
+    /// between the SQLite and the PostgreSQL lists.
+    private static func fingerprint(_ migration: LedgerMigration) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        for statement in migration.sqlite {
+            statement.utf8.forEach(add)
+            add(0)
+        }
+        add(0xff)
+        for statement in migration.postgres {
+            statement.utf8.forEach(add)
+            add(0)
+        }
+        return hash
+    }
+}
