@@ -35,4 +35,8 @@ extension SQLLedgerStore {
     public func migrate() async throws {
         try await migrate(through: LedgerSchema.newestVersion)
     }
+
+    public func appliedMigrations() async throws -> [Int64] {
+        try await read(.rows(LedgerSQL.appliedMigrations, { try $0.requiredInteger("version") }))
+    }
 }

@@ -38,4 +38,22 @@ extension LedgerSQL {
             ]
         )
     }
+
+    /// Moves the purchase's refunded share from `from` to `purchase`'s (with its status,
+    /// refund date and reason); a row only when this statement changed it (the share was
+    /// still `from`).
+    static func setRefundedShare(_ purchase: Purchase, from: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            UPDATE purchases SET refunded_share = ?, status = ?, refunded_at = ?, refund_reason = ?
+            WHERE transaction_id = ? AND refunded_share = ?
+            RETURNING \(purchaseColumns)
+            """,
+            [
+                .integer(Int64(purchase.refundedShare)), .text(purchase.status.rawValue),
+                .optional(purchase.refundedAt), .optional(purchase.refundReason), .text(purchase.transactionId),
+                .integer(Int64(from)),
+            ]
+        )
+    }
 }

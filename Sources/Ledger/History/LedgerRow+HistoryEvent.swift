@@ -1,0 +1,18 @@
+import AppStoreModel
+import Foundation
+
+extension HistoryEvent {
+    /// Reads an event from a row with ``LedgerSQL/eventColumns``.
+    init(row: any LedgerRow) throws {
+        self.init(
+            id: try row.requiredInteger("id"),
+            type: HistoryEventType(rawValue: try row.requiredText("type")),
+            playerId: try row.text("player_id"),
+            orderId: try row.text("order_id"),
+            transactionId: try row.text("transaction_id"),
+            detail: try LedgerJSON.decode(
+                [String: String].self, from: try row.requiredText("detail"), column: "detail"),
+            createdAt: try row.requiredTimestamp("created_at")
+        )
+    }
+}

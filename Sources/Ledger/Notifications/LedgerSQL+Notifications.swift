@@ -1,0 +1,61 @@
+import Foundation
+
+extension LedgerSQL {
+    static let notificationColumns =
+        "notification_uuid, notification_type, subtype, transaction_id, received_at, processed_at"
+
+    /// Records a notification unless its UUID is known; a row only when recorded.
+    static func insertNotification(_ notification: NotificationRecord) -> LedgerStatement {
+        LedgerStatement(
+            """
+            INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, received_at)
+            VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (notification_uuid) DO NOTHING
+            RETURNING notification_uuid
+            """,
+            [
+                .text(notification.notificationUUID), .text(notification.type), .optional(notification.subtype),
+                .optional(notification.transactionId), .timestamp(notification.receivedAt),
+            ]
+        )
+    }
+
+    /// The history event for a new notification, attributed to the transaction's player
+    /// when the transaction was already delivered.
+    static func insertNotificationEvent(
+        _ notification: NotificationRecord,
+        signedDate: Date?,
+        revokedShare: Int?
+    ) throws -> LedgerStatement {
+        var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
+        detail["subtype"] = notification.subtype
+        detail["signedDate"] = signedDate.map { String($0.ledgerMilliseconds) }
+        detail["revokedShare"] = revokedShare.map(String.init)
+        let transactionId = SQLArgument.optional(notification.transactionId)
+        return LedgerStatement(
+            """
+            INSERT INTO history_events (type, player_id, order_id, transaction_id, detail, created_at)
+            VALUES (?, (SELECT player_id FROM purchases WHERE transaction_id = ?),
+                    (SELECT order_id FROM purchases WHERE transaction_id = ?), ?, ?, ?)
+            """,
+            [
+                .text(HistoryEventType.notificationReceived.rawValue), transactionId, transactionId, transactionId,
+                .text(LedgerJSON.text(detail)), .timestamp(notification.receivedAt),
+            ]
+        )
+    }
+
+    static func markNotificationProcessed(uuid: String, at: Date) -> LedgerStatement {
+        LedgerStatement(
+            "UPDATE notifications SET processed_at = ? WHERE notification_uuid = ? AND processed_at IS NULL",
+            [.timestamp(at), .text(uuid)]
+        )
+    }
+
+    static func notification(uuid: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT \(notificationColumns) FROM notifications WHERE notification_uuid = ?",
+            [.text(uuid)]
+        )
+    }
+}

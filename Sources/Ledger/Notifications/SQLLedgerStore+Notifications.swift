@@ -1,0 +1,32 @@
+import Foundation
+
+extension SQLLedgerStore {
+    public func recordNotification(
+        notificationUUID: String,
+        type: String,
+        subtype: String?,
+        transactionId: String?,
+        signedDate: Date?,
+        revokedShare: Int?,
+        receivedAt: Date
+    ) async throws -> Bool {
+        let notification = NotificationRecord(
+            notificationUUID: notificationUUID,
+            type: type,
+            subtype: subtype,
+            transactionId: transactionId,
+            receivedAt: receivedAt.ledgerNormalized,
+            processedAt: nil
+        )
+        return try await write(
+            LedgerWrites.recordNotification(notification, signedDate: signedDate, revokedShare: revokedShare))
+    }
+
+    public func markNotificationProcessed(_ notificationUUID: String) async throws {
+        try await writeStatement(.execute(LedgerSQL.markNotificationProcessed(uuid: notificationUUID, at: now)))
+    }
+
+    public func notification(uuid: String) async throws -> NotificationRecord? {
+        try await read(.first(LedgerSQL.notification(uuid: uuid), NotificationRecord.init(row:)))
+    }
+}
