@@ -92,7 +92,7 @@ struct EntitlementRaceTests {
 
     @Test("two season passes delivered at once stack one after the other", arguments: StoreKind.allCases)
     func concurrentStackedPeriods(kind: StoreKind) async throws {
-        let checkpoint = LedgerCheckpoint.entitlementStackRead(playerId: "alice", entitlementId: "seasonpass")
+        let checkpoint = LedgerPausePoint.entitlementStackRead(playerId: "alice", entitlementId: "seasonpass")
         try await withInterleavedStores(kind, at: checkpoint) { paused, intruder, interleaving in
             interleaving.intrude {
                 let result = try await intruder.deliver(F.seasonPass("s2", purchaseDate: F.at(days: 1)))

@@ -5,10 +5,10 @@ import LedgerTestSupport
 import PostgresNIO
 
 /// Two ledger instances on one fresh, migrated database (like two server processes): the
-/// first pauses at `checkpoint` as `interleaving` says, the second is the intruder.
+/// first pauses at `point` as `interleaving` says, the second is the intruder.
 func withInterleavedStores(
     _ kind: StoreKind,
-    at checkpoint: LedgerCheckpoint,
+    at point: LedgerPausePoint,
     _ body: (_ paused: any LedgerStore, _ intruder: any LedgerStore, Interleaving) async throws -> Void
 ) async throws {
     let database = try await kind.makeDatabase()
@@ -19,7 +19,7 @@ func withInterleavedStores(
         let intruder: any LedgerStore
         switch kind {
         case .sqlite:
-            interleaving = Interleaving(at: checkpoint, databaseHasWaiter: { false })
+            interleaving = Interleaving(at: point, databaseHasWaiter: { false })
             // The intruder's busy handler runs while SQLite makes it wait for the paused
             // transaction's write lock.
             var configuration = Configuration()
@@ -36,7 +36,7 @@ func withInterleavedStores(
         case .postgres:
             let probe = try PostgresLedgerStore(url: database.url)
             stores.append(probe)
-            interleaving = Interleaving(at: checkpoint) {
+            interleaving = Interleaving(at: point) {
                 let waiting = try? await probe.client.query(
                     "SELECT count(*) AS waiting FROM pg_locks WHERE NOT granted"
                 ).collect().first?.decode(Int64.self)

@@ -4,15 +4,15 @@ import Synchronization
 import Testing
 
 /// Forces one interleaving of two ledger instances on one database: when the paused
-/// store's transaction reaches ``checkpoint`` (it has read and not yet written), the
+/// store's transaction reaches ``point`` (it has read and not yet written), the
 /// intruder starts on the other store, and the paused transaction continues only once the
 /// intruder has finished or the database makes it wait for the paused transaction (a lock
 /// PostgreSQL grants later, SQLite's busy writer lock). The test then knows which
 /// happened: with the read and the decision in one locked transaction, the intruder waits.
 final class Interleaving: Sendable {
-    /// What the intruder did while the paused transaction waited at the checkpoint.
+    /// What the intruder did while the paused transaction waited at the pause point.
     enum Intrusion: Equatable, Sendable {
-        /// The checkpoint was never reached.
+        /// The pause point was never reached.
         case notStarted
         /// The intruder ran to its end inside the paused transaction's window.
         case finished
@@ -28,16 +28,16 @@ final class Interleaving: Sendable {
         var intrusion = Intrusion.notStarted
     }
 
-    let checkpoint: LedgerCheckpoint
+    let point: LedgerPausePoint
     private let state = Mutex(State())
     private let databaseHasWaiter: @Sendable () async -> Bool
 
     /// - Parameters:
-    ///   - checkpoint: Where the paused store's transaction waits (the first time only).
+    ///   - point: Where the paused store's transaction waits (the first time only).
     ///   - databaseHasWaiter: Whether a session waits for a lock now (PostgreSQL's
     ///     `pg_locks`; SQLite reports through ``noteDatabaseWait()`` instead).
-    init(at checkpoint: LedgerCheckpoint, databaseHasWaiter: @escaping @Sendable () async -> Bool) {
-        self.checkpoint = checkpoint
+    init(at point: LedgerPausePoint, databaseHasWaiter: @escaping @Sendable () async -> Bool) {
+        self.point = point
         self.databaseHasWaiter = databaseHasWaiter
     }
 
@@ -46,7 +46,7 @@ final class Interleaving: Sendable {
         { [self] reached in await pause(at: reached) }
     }
 
-    /// Runs `intrude` (on the other store) when the paused store reaches the checkpoint.
+    /// Runs `intrude` (on the other store) when the paused store reaches the point.
     func intrude(with intrude: @escaping @Sendable () async throws -> Void) {
         state.withLock { $0.intrude = intrude }
     }
@@ -57,7 +57,7 @@ final class Interleaving: Sendable {
     /// Waits for the intruder to end, rethrowing its error.
     func intruderResult() async throws {
         guard let task = state.withLock({ $0.task }) else {
-            Issue.record("the checkpoint \(checkpoint) was never reached")
+            Issue.record("the point \(point) was never reached")
             return
         }
         try await task.value
@@ -68,8 +68,8 @@ final class Interleaving: Sendable {
         state.withLock { $0.databaseWaited = true }
     }
 
-    private func pause(at reached: LedgerCheckpoint) async {
-        guard reached == checkpoint, let intrude = state.withLock({ $0.intrude.take() }) else { return }
+    private func pause(at reached: LedgerPausePoint) async {
+        guard reached == point, let intrude = state.withLock({ $0.intrude.take() }) else { return }
         let task = Task { [self] in
             defer { state.withLock { $0.intruderEnded = true } }
             try await intrude()

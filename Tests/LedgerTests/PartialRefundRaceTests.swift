@@ -18,7 +18,7 @@ struct PartialRefundRaceTests {
     func partialRefundDuringDelivery(kind: StoreKind) async throws {
         let delivery = Fixture.delivery(grants: Self.grants)
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             interleaving.intrude {
                 let settlement = try await RefundNotice.settle(
@@ -41,7 +41,7 @@ struct PartialRefundRaceTests {
     func deliveryDuringPartialRefundSettlement(kind: StoreKind) async throws {
         let delivery = Fixture.delivery(grants: Self.grants)
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             try await RefundNotice.record(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
             interleaving.intrude {
@@ -100,7 +100,7 @@ struct PartialRefundRaceTests {
     func noticeDuringSettlement(kind: StoreKind, race: SettlementRace) async throws {
         let delivery = Fixture.delivery(grants: Self.grants)
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             _ = try await paused.deliver(delivery)
             _ = try await RefundNotice.settle(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)

@@ -4,7 +4,7 @@ import LedgerTestSupport
 import Testing
 
 /// The refund state of a transaction and its delivery are decided in one database
-/// transaction under the transaction id's refund-state lock: each test pauses one ledger
+/// transaction under the transaction id's transaction lock: each test pauses one ledger
 /// instance right after it read the refund state (before it wrote its decision), lets a
 /// second instance on the same database intrude at exactly that moment, and checks that
 /// the intruder had to wait and that the end state is Apple's latest word.
@@ -18,7 +18,7 @@ struct RefundRaceTests {
     func refundDuringDelivery(kind: StoreKind) async throws {
         let delivery = Fixture.delivery()
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             interleaving.intrude {
                 let settlement = try await Self.settle(intruder, transactionId, "REFUND", signedAt: 1_000)
@@ -36,7 +36,7 @@ struct RefundRaceTests {
     func reversalDuringRefusedDelivery(kind: StoreKind) async throws {
         let delivery = Fixture.delivery()
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             try await Self.notice(paused, transactionId, "REFUND", signedAt: 1_000)
             interleaving.intrude {
@@ -85,7 +85,7 @@ struct RefundRaceTests {
     func noticeDuringSettlement(kind: StoreKind, race: SettlementRace) async throws {
         let delivery = Fixture.delivery()
         let transactionId = delivery.transactionId
-        try await withInterleavedStores(kind, at: .refundStateRead(transactionId: transactionId)) {
+        try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             _ = try await paused.deliver(delivery)
             for (type, signedAt) in race.before {

@@ -15,11 +15,11 @@ struct SQLiteGroupCommitTests {
         let release = AsyncStream<Void>.makeStream()
         let paused = Mutex(false)
         let first = Fixture.delivery()
-        // The first delivery holds the writer at its checkpoint until the others wait.
+        // The first delivery holds the writer at its pause point until the others wait.
         let store = try SQLiteLedgerStore(
             path: directory.appendingPathComponent("ledger.sqlite").path,
-            hook: { checkpoint in
-                guard checkpoint == .refundStateRead(transactionId: first.transactionId),
+            hook: { point in
+                guard point == .refundNoticesRead(transactionId: first.transactionId),
                     paused.withLock({ was in
                         defer { was = true }
                         return !was

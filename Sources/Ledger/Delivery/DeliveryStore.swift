@@ -43,7 +43,7 @@ public protocol DeliveryStore: Sendable {
     /// It goes ahead only when the delivery names an order and unlocks no entitlement, the
     /// transaction was neither delivered nor notified before, and the order is
     /// ``Delivery/playerId``'s unfulfilled order for ``Delivery/productId`` carrying
-    /// `appAccountToken`; it takes the transaction's refund-state lock as ``deliver(_:)``
+    /// `appAccountToken`; it takes the transaction's transaction lock as ``deliver(_:)``
     /// does. Otherwise it writes nothing and answers ``OrderDeliveryResult/needsBinding``:
     /// bind the transaction and call ``deliver(_:)``.
     func deliverByOrder(_ delivery: Delivery, appAccountToken: String) async throws -> OrderDeliveryResult

@@ -42,7 +42,7 @@ extension LedgerSQL {
                 CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .integer(refundStateLockSpace), .text(purchase.transactionId), .text(purchase.originalTransactionId),
+                .integer(transactionLockSpace), .text(purchase.transactionId), .text(purchase.originalTransactionId),
                 .text(purchase.playerId), .optional(purchase.orderId), .text(plan.appAccountToken),
                 .text(purchase.productId), .integer(Int64(purchase.quantity)), .text(purchase.environment.rawValue),
                 .text(purchase.source.rawValue), .text(LedgerJSON.flags(purchase.flags)),

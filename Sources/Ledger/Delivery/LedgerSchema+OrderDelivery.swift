@@ -5,7 +5,7 @@ extension LedgerSchema {
     /// statements of one transaction (``LedgerWrites/deliverByOrder(_:dialect:)``),
     /// so it needs nothing here.
     ///
-    /// The function takes the refund-state lock of the transaction id (as every delivery
+    /// The function takes the transaction lock of the transaction id (as every delivery
     /// does), then writes nothing and answers `needs_binding` unless the transaction is new,
     /// has no recorded notification, and the order is the player's unfulfilled order for the
     /// product with that token. Otherwise it writes what ``LedgerStore/deliver(_:)`` writes

@@ -4,7 +4,7 @@ extension LedgerWrites {
     /// Delivers a transaction exactly once (see ``LedgerStore/deliver(_:)``): the primary key
     /// on `transaction_id` decides, the first insert wins. (A concurrent PostgreSQL insert of
     /// the same id waits for the first transaction, then does nothing.) In the same database
-    /// transaction, under the refund-state lock (see ``readRefundState(transactionId:dialect:)``),
+    /// transaction, under the transaction lock (see ``readRefundNotices(transactionId:dialect:)``),
     /// a transaction whose latest recorded refund-state word refunds all of it is refused,
     /// and one refunded in part is delivered and its refunded share taken back at once. A
     /// delivery with an ``Delivery/entitlement`` sets it on its chain's entitlement
@@ -16,9 +16,9 @@ extension LedgerWrites {
     ) throws -> LedgerOperation<DeliveryResult> {
         let insert = try LedgerSQL.insertPurchase(delivery, deliveredAt: now)
         let transactionId = delivery.transactionId
-        return readRefundState(transactionId: transactionId, dialect: dialect)
+        return readRefundNotices(transactionId: transactionId, dialect: dialect)
             .then { notices in
-                .checkpoint(.refundStateRead(transactionId: transactionId), returning: notices)
+                .pause(at: .refundNoticesRead(transactionId: transactionId), returning: notices)
             }
             .then { notices in
                 // Refused when refunded in whole, unless delivered before (then it is settled).

@@ -17,7 +17,7 @@ extension LedgerWrites {
         let fulfill = LedgerSQL.fulfillOrder(
             orderId: orderId, playerId: delivery.playerId, appAccountToken: plan.appAccountToken,
             productId: delivery.productId, transactionId: transactionId, at: purchase.deliveredAt)
-        return lockRefundState(transactionId: transactionId, dialect: dialect)
+        return lockTransaction(transactionId: transactionId, dialect: dialect)
             .then {
                 LedgerOperation<Int64?>.first(LedgerSQL.seenBefore(transactionId: transactionId)) {
                     try $0.requiredInteger("seen")

@@ -23,7 +23,7 @@ extension SQLLedgerStore {
             var rows: [(String, String?, Int64?)]
             while true {
                 do {
-                    rows = try await writeStatement(call)
+                    rows = try await writeAutocommit(call)
                     break
                 } catch LedgerError.database(_, let sqlState) where LedgerError.isTransient(sqlState) && attempt < 5 {
                     attempt += 1

@@ -219,7 +219,7 @@ extension LedgerWrites {
     }
 
     /// Reads the entitlement under its row lock (PostgreSQL), then passes the
-    /// ``LedgerCheckpoint/entitlementRead(originalTransactionId:)`` checkpoint.
+    /// ``LedgerPausePoint/entitlementRead(originalTransactionId:)`` checkpoint.
     private static func lockedEntitlement(
         _ originalTransactionId: String,
         dialect: LedgerSQL.Dialect
@@ -229,7 +229,7 @@ extension LedgerWrites {
             Entitlement.init(row:)
         )
         .then { existing in
-            .checkpoint(.entitlementRead(originalTransactionId: originalTransactionId), returning: existing)
+            .pause(at: .entitlementRead(originalTransactionId: originalTransactionId), returning: existing)
         }
     }
 
@@ -279,8 +279,9 @@ extension LedgerWrites {
                 let start = max(purchase.purchaseDate, latestEnd ?? purchase.purchaseDate)
                 var stacked = entitlement
                 stacked.until = start.addingTimeInterval(TimeInterval(stackSeconds)).ledgerNormalized
-                return .checkpoint(
-                    .entitlementStackRead(playerId: purchase.playerId, entitlementId: grant.entitlementId),
+                return .pause(
+                    at:
+                        .entitlementStackRead(playerId: purchase.playerId, entitlementId: grant.entitlementId),
                     returning: stacked)
             }
         }

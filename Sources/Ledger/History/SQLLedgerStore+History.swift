@@ -4,7 +4,7 @@ extension SQLLedgerStore {
     public func appendEvent(_ event: HistoryEvent) async throws -> HistoryEvent {
         var event = event
         event.createdAt = event.createdAt.ledgerNormalized
-        let inserted = try await writeStatement(.first(try LedgerSQL.insertEvent(event), HistoryEvent.init(row:)))
+        let inserted = try await writeAutocommit(.first(try LedgerSQL.insertEvent(event), HistoryEvent.init(row:)))
         guard let inserted else { throw LedgerError.corruptRow("event insert returned nothing") }
         return inserted
     }

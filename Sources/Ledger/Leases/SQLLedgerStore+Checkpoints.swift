@@ -2,7 +2,7 @@ import Foundation
 
 extension SQLLedgerStore {
     public func setCheckpoint(_ name: String, value: String) async throws {
-        try await writeStatement(.execute(LedgerSQL.setCheckpoint(name: name, value: value, at: now)))
+        try await writeAutocommit(.execute(LedgerSQL.setCheckpoint(name: name, value: value, at: now)))
     }
 
     public func checkpoint(_ name: String) async throws -> String? {

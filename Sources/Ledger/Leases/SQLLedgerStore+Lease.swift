@@ -19,7 +19,7 @@ extension SQLLedgerStore {
     }
 
     public func releaseLease(_ name: String, holder: String) async throws {
-        try await writeStatement(.execute(LedgerSQL.releaseLease(name: name, holder: holder)))
+        try await writeAutocommit(.execute(LedgerSQL.releaseLease(name: name, holder: holder)))
     }
 
     public func advanceCheckpoint(_ name: String, to value: Int64, holding lease: Lease) async throws

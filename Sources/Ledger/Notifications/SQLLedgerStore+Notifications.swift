@@ -23,7 +23,7 @@ extension SQLLedgerStore {
     }
 
     public func markNotificationProcessed(_ notificationUUID: String) async throws {
-        try await writeStatement(.execute(LedgerSQL.markNotificationProcessed(uuid: notificationUUID, at: now)))
+        try await writeAutocommit(.execute(LedgerSQL.markNotificationProcessed(uuid: notificationUUID, at: now)))
     }
 
     public func notification(uuid: String) async throws -> NotificationRecord? {

@@ -5,16 +5,16 @@ extension SQLLedgerStore {
         let now = now.ledgerNormalized
         let claimUntil = now.addingTimeInterval(outboxClaim).ledgerNormalized
         let claim = LedgerSQL.claimOutbox(now: now, claimUntil: claimUntil, limit: limit, dialect: dialect)
-        return try await writeStatement(.rows(claim, OutboxMessage.init(row:))).sorted { $0.id < $1.id }
+        return try await writeAutocommit(.rows(claim, OutboxMessage.init(row:))).sorted { $0.id < $1.id }
     }
 
     public func markOutboxDelivered(id: Int64) async throws {
-        try await writeStatement(.execute(LedgerSQL.markOutboxDelivered(id: id, at: now)))
+        try await writeAutocommit(.execute(LedgerSQL.markOutboxDelivered(id: id, at: now)))
     }
 
     public func markOutboxFailed(id: Int64, nextAttemptAt: Date, error: String) async throws {
         let nextAttemptAt = nextAttemptAt.ledgerNormalized
-        try await writeStatement(
+        try await writeAutocommit(
             .execute(LedgerSQL.markOutboxFailed(id: id, nextAttemptAt: nextAttemptAt, error: error)))
     }
 

@@ -24,7 +24,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     private let poolStart: PostgresPoolStart?
 
     /// Uses a client that the caller runs (`client.run()`, e.g. in a service group);
-    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
+    /// `hook` is called at each ``LedgerPausePoint`` inside a write transaction (tests).
     public init(
         client: PostgresClient,
         logger: Logger = Logger(label: "storekeeper.ledger"),
@@ -42,7 +42,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     }
 
     /// Creates a connection pool for `configuration` and runs it until ``close()``;
-    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
+    /// `hook` is called at each ``LedgerPausePoint`` inside a write transaction (tests).
     public init(
         configuration: PostgresClient.Configuration,
         logger: Logger = Logger(label: "storekeeper.ledger"),
@@ -65,7 +65,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     }
 
     /// Connects to the database a `postgres://` URL names and runs the pool until
-    /// ``close()``; `hook` is called at each ``LedgerCheckpoint`` inside a write
+    /// ``close()``; `hook` is called at each ``LedgerPausePoint`` inside a write
     /// transaction (tests).
     public convenience init(
         url: String,
@@ -136,10 +136,11 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         }
     }
 
-    /// Runs `body` in one transaction on one pooled connection: committed when it returns,
-    /// rolled back when it throws. A transaction the server aborts as a serialization
-    /// failure or deadlock is run again (a few times).
+    /// Runs `body` in one transaction on one pooled connection, started by `begin`:
+    /// committed when it returns, rolled back when it throws. A transaction the server
+    /// aborts as a serialization failure or deadlock is run again (a few times).
     func transaction<Result: Sendable>(
+        begin: String = "BEGIN",
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         var attempt = 0
@@ -148,7 +149,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
             do {
                 await poolStart?.started()
                 return try await leased { connection in
-                    try await connection.run(LedgerStatement("BEGIN"), logger: self.logger)
+                    try await connection.run(LedgerStatement(begin), logger: self.logger)
                     do {
                         let result = try await body(connection)
                         try await connection.run(LedgerStatement("COMMIT"), logger: self.logger)
@@ -212,6 +213,13 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         try await onConnection { connection in try await connection.perform(operation, hook: nil, logger: self.logger) }
     }
 
+    /// One read-only transaction at `REPEATABLE READ`: every statement sees the same snapshot.
+    func readSnapshot<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try await connection.perform(operation, hook: nil, logger: self.logger)
+        }
+    }
+
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
         try await transaction { connection in
             try await connection.perform(operation, hook: self.hook, logger: self.logger)
@@ -219,7 +227,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     }
 
     /// Runs the statement on a pooled connection like ``read(_:)``: it commits by itself.
-    func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+    func writeAutocommit<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
         try await read(operation)
     }
 }

@@ -59,15 +59,15 @@ extension PostgresConnection {
     }
 
     /// Runs an operation's statements one after the other, in the caller's transaction (if
-    /// any), calling `hook` at its checkpoints.
+    /// any), calling `hook` at its pause points.
     func perform<Value>(_ operation: LedgerOperation<Value>, hook: LedgerHook?, logger: Logger) async throws -> Value {
         var operation = operation
         while true {
             switch operation {
             case .finished(let result): return try result.get()
             case .statement(let statement, let next): operation = try next(try await rows(statement, logger: logger))
-            case .checkpoint(let checkpoint, let next):
-                await hook?(checkpoint)
+            case .pause(let point, let next):
+                await hook?(point)
                 operation = try next()
             }
         }

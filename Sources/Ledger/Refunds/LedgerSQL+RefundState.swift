@@ -1,15 +1,15 @@
 extension LedgerSQL {
     /// The first key of the PostgreSQL advisory locks on transaction ids (the two-key lock
     /// space, apart from the migrations' one-key lock); the second is the id's hash.
-    static let refundStateLockSpace: Int64 = 0x534B_5246  // "SKRF"
+    static let transactionLockSpace: Int64 = 0x534B_5246  // "SKRF"
 
     /// Locks the transaction id's refund state until the end of the database transaction:
     /// a delivery and a refund settlement of one transaction id run one after the other,
     /// and each reads what the other committed. (PostgreSQL only: SQLite has one writer.)
-    static func lockRefundState(transactionId: String) -> LedgerStatement {
+    static func lockTransaction(transactionId: String) -> LedgerStatement {
         LedgerStatement(
             "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))",
-            [.integer(refundStateLockSpace), .text(transactionId)]
+            [.integer(transactionLockSpace), .text(transactionId)]
         )
     }
 

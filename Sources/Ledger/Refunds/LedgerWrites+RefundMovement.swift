@@ -1,7 +1,7 @@
 import Foundation
 
 extension LedgerWrites {
-    /// Takes the transaction id's refund-state lock, reads the purchase and moves its
+    /// Takes the transaction id's transaction lock, reads the purchase and moves its
     /// refunded share to `share` (``LedgerStore/reverse(transactionId:reason:)``: all of it;
     /// ``LedgerStore/regrant(transactionId:)``: none).
     static func moveRefundedShare(
@@ -11,7 +11,7 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<RefundMovement> {
-        lockRefundState(transactionId: transactionId, dialect: dialect)
+        lockTransaction(transactionId: transactionId, dialect: dialect)
             .then { _ in LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)) }
             .then { purchase in
                 guard let purchase else { return .done(.unknownTransaction) }
@@ -19,7 +19,7 @@ extension LedgerWrites {
             }
     }
 
-    /// Moves `purchase`, read under its refund-state lock, from its refunded share to
+    /// Moves `purchase`, read under its transaction lock, from its refunded share to
     /// `share`, once: what ``RefundShare`` takes back at the new share minus what it took
     /// at the old one, per item, posted as ``LedgerEntryKind/refund`` entries (the share
     /// grew) or ``LedgerEntryKind/refundReversed`` entries (it shrank); then one
@@ -51,7 +51,7 @@ extension LedgerWrites {
             .then { moved in
                 // Every writer of the share holds the lock: the row is as it was read.
                 guard let moved else {
-                    throw LedgerError.corruptRow("purchase \(transactionId) changed under its refund-state lock")
+                    throw LedgerError.corruptRow("purchase \(transactionId) changed under its transaction lock")
                 }
                 return post(
                     playerId: moved.playerId,

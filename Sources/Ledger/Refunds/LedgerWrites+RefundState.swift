@@ -9,17 +9,17 @@ extension LedgerWrites {
     /// refunded share) starts here and writes in the same database transaction, and every
     /// refund-state notice is recorded before it is settled: whichever of a delivery and a
     /// settlement takes the lock second reads what the first committed.
-    static func lockRefundState(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<Void> {
+    static func lockTransaction(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<Void> {
         switch dialect {
-        case .postgres: .execute(LedgerSQL.lockRefundState(transactionId: transactionId))
+        case .postgres: .execute(LedgerSQL.lockTransaction(transactionId: transactionId))
         case .sqlite: .done(())
         }
     }
 
     /// Locks the transaction id's refund state and reads Apple's latest refund-state word
     /// on it, inside the caller's database transaction.
-    static func readRefundState(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<RefundNotices> {
-        lockRefundState(transactionId: transactionId, dialect: dialect).then { _ in
+    static func readRefundNotices(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<RefundNotices> {
+        lockTransaction(transactionId: transactionId, dialect: dialect).then { _ in
             LedgerOperation<[HistoryEvent]>.rows(
                 LedgerSQL.notificationEvents(transactionId: transactionId), HistoryEvent.init(row:))
         }
@@ -34,10 +34,10 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<RefundSettlement> {
-        readRefundState(transactionId: transactionId, dialect: dialect).then { notices in
+        readRefundNotices(transactionId: transactionId, dialect: dialect).then { notices in
             LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:))
                 .then { purchase in
-                    .checkpoint(.refundStateRead(transactionId: transactionId), returning: purchase)
+                    .pause(at: .refundNoticesRead(transactionId: transactionId), returning: purchase)
                 }
                 .then { purchase -> LedgerOperation<RefundSettlement> in
                     guard let purchase else { return .done(.unknownTransaction) }

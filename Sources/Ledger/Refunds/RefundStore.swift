@@ -33,7 +33,7 @@ public protocol RefundStore: Sendable {
     /// at a share of all of it, ``PurchaseStatus/delivered`` otherwise.
     ///
     /// The read of the notices and the purchase and the change are one database transaction
-    /// under the transaction id's refund-state lock (PostgreSQL: a transaction-scoped
+    /// under the transaction id's transaction lock (PostgreSQL: a transaction-scoped
     /// advisory lock; SQLite: its single writer), which ``deliver(_:)`` takes too. Record a
     /// notice (``recordNotification(notificationUUID:type:subtype:transactionId:signedDate:revokedShare:receivedAt:)``,
     /// with the share it carries) before settling it: then of a delivery and a settlement, or

@@ -13,7 +13,7 @@ enum LedgerOperation<Value: Sendable>: Sendable {
     case statement(LedgerStatement, then: @Sendable ([any LedgerRow]) throws -> LedgerOperation<Value>)
     /// Calls the store's ``LedgerHook`` (if any) at this point of the transaction, then
     /// continues.
-    case checkpoint(LedgerCheckpoint, then: @Sendable () throws -> LedgerOperation<Value>)
+    case pause(LedgerPausePoint, then: @Sendable () throws -> LedgerOperation<Value>)
 
     /// An operation that runs nothing and returns `value`.
     static func done(_ value: Value) -> LedgerOperation<Value> {
@@ -33,14 +33,14 @@ enum LedgerOperation<Value: Sendable>: Sendable {
             return .finished(.failure(error))
         case .statement(let statement, let rest):
             return .statement(statement) { rows in try rest(rows).then(next) }
-        case .checkpoint(let checkpoint, let rest):
-            return .checkpoint(checkpoint) { try rest().then(next) }
+        case .pause(let point, let rest):
+            return .pause(point) { try rest().then(next) }
         }
     }
 
-    /// Passes `checkpoint` (see ``LedgerHook``), then returns `value`.
-    static func checkpoint(_ checkpoint: LedgerCheckpoint, returning value: Value) -> LedgerOperation<Value> {
-        .checkpoint(checkpoint) { .done(value) }
+    /// Passes the pause point `point` (see ``LedgerHook``), then returns `value`.
+    static func pause(at point: LedgerPausePoint, returning value: Value) -> LedgerOperation<Value> {
+        .pause(point) { .done(value) }
     }
 
     /// Runs this operation and transforms its result.

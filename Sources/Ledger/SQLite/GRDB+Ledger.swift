@@ -3,7 +3,7 @@ import GRDB
 
 extension Database {
     /// Runs an operation's statements one after the other, in the caller's transaction,
-    /// calling `hook` at its checkpoints.
+    /// calling `hook` at its pause points.
     ///
     /// GRDB runs the transaction synchronously on its writer's queue (not a thread of
     /// Swift's cooperative pool), so the queue waits for the asynchronous hook; nothing else
@@ -14,11 +14,11 @@ extension Database {
             switch operation {
             case .finished(let result): return try result.get()
             case .statement(let statement, let next): operation = try next(try rows(statement))
-            case .checkpoint(let checkpoint, let next):
+            case .pause(let point, let next):
                 if let hook {
                     let returned = DispatchSemaphore(value: 0)
                     Task {
-                        await hook(checkpoint)
+                        await hook(point)
                         returned.signal()
                     }
                     returned.wait()

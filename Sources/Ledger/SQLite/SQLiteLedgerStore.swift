@@ -33,7 +33,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     ///   - busyTimeout: How long to wait for another connection's write to finish.
     ///   - outboxClaim: How long a claimed outbox message is hidden from other workers.
     ///   - clock: The current time (tests pass their own).
-    ///   - hook: Called at each ``LedgerCheckpoint`` inside a write transaction (tests).
+    ///   - hook: Called at each ``LedgerPausePoint`` inside a write transaction (tests).
     public init(
         path: String,
         busyTimeout: TimeInterval = 10,
@@ -60,7 +60,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
     }
 
     /// Uses an open GRDB database (a `DatabasePool`, or a `DatabaseQueue`, e.g. in memory);
-    /// `hook` is called at each ``LedgerCheckpoint`` inside a write transaction (tests).
+    /// `hook` is called at each ``LedgerPausePoint`` inside a write transaction (tests).
     public init(
         writer: any DatabaseWriter,
         outboxClaim: TimeInterval = 60,
@@ -140,6 +140,10 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         }
     }
 
+    func readSnapshot<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+        try await read(operation)
+    }
+
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
         do {
             return try await groupCommit.perform { [hook] db in try db.perform(operation, hook: hook) }
@@ -148,7 +152,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
         }
     }
 
-    func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
+    func writeAutocommit<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value {
         try await write(operation)
     }
 }

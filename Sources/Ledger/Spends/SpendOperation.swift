@@ -3,7 +3,7 @@ import Foundation
 /// A spend, written once for both databases (``LedgerOperation``).
 enum SpendOperation {
     /// Claims the key, or answers the spend recorded under it; passes
-    /// ``LedgerCheckpoint/spendClaimed(playerId:idempotencyKey:)``; then debits each item in
+    /// ``LedgerPausePoint/spendClaimed(playerId:idempotencyKey:)``; then debits each item in
     /// item order (balance rows locked in one order on PostgreSQL), appends the entries, the
     /// event and the webhook message, and records the balances.
     static func spend(_ request: SpendRequest, at now: Date) -> LedgerOperation<SpendResult> {
@@ -26,7 +26,7 @@ enum SpendOperation {
         }
         .then { replayed -> LedgerOperation<SpendResult> in
             if let replayed { return .done(replayed) }
-            return .checkpoint(.spendClaimed(playerId: request.playerId, idempotencyKey: request.idempotencyKey)) {
+            return .pause(.spendClaimed(playerId: request.playerId, idempotencyKey: request.idempotencyKey)) {
                 debit(request, at: now)
             }
         }

@@ -4,7 +4,7 @@ extension SQLLedgerStore {
     // MARK: Accounts
 
     public func createStaff(_ account: StaffAccount) async throws {
-        let inserted = try await writeStatement(.first(LedgerSQL.insertStaff(account.ledgerNormalized)) { _ in true })
+        let inserted = try await writeAutocommit(.first(LedgerSQL.insertStaff(account.ledgerNormalized)) { _ in true })
         guard inserted == true else { throw LedgerError.duplicateStaff(name: account.name) }
     }
 
@@ -67,7 +67,7 @@ extension SQLLedgerStore {
     }
 
     public func deleteStaffSession(tokenDigest: String) async throws {
-        try await writeStatement(.execute(LedgerSQL.deleteStaffSession(tokenDigest: tokenDigest)))
+        try await writeAutocommit(.execute(LedgerSQL.deleteStaffSession(tokenDigest: tokenDigest)))
     }
 
     // MARK: Audit log
@@ -75,7 +75,7 @@ extension SQLLedgerStore {
     public func appendAudit(_ record: AuditRecord) async throws -> AuditRecord {
         var record = record
         record.createdAt = record.createdAt.ledgerNormalized
-        let inserted = try await writeStatement(.first(try LedgerSQL.insertAudit(record), AuditRecord.init(row:)))
+        let inserted = try await writeAutocommit(.first(try LedgerSQL.insertAudit(record), AuditRecord.init(row:)))
         guard let inserted else { throw LedgerError.corruptRow("audit insert returned nothing") }
         return inserted
     }

@@ -15,16 +15,26 @@ protocol SQLLedgerStore: LedgerStore {
     /// Where the database's SQL differs.
     var dialect: LedgerSQL.Dialect { get }
 
-    /// Runs an operation that only reads.
+    /// Runs an operation that only reads, each statement against the latest committed
+    /// data: on PostgreSQL each statement runs by itself (no transaction, one round trip),
+    /// so the statements of an operation may see different commits; on SQLite the operation
+    /// runs in one read transaction. An operation whose statements must agree uses
+    /// ``readSnapshot(_:)``.
     func read<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
+
+    /// Runs an operation that only reads in one snapshot: all its statements see the same
+    /// committed state (PostgreSQL: a read-only `REPEATABLE READ` transaction; SQLite: one
+    /// read transaction, as ``read(_:)``).
+    func readSnapshot<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
 
     /// Runs an operation in one write transaction: committed when it returns, rolled back
     /// when it throws.
     func write<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
 
-    /// Runs a write of a single statement, which needs no explicit transaction
-    /// (PostgreSQL: the statement commits by itself).
-    func writeStatement<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
+    /// Runs a write of a single statement with no explicit transaction: on PostgreSQL the
+    /// statement commits by itself (autocommit, one round trip); SQLite runs it as a write
+    /// transaction of its own.
+    func writeAutocommit<Value: Sendable>(_ operation: LedgerOperation<Value>) async throws -> Value
 
     /// Applies the migrations up to `version` that the ledger lacks (an older release's
     /// schema, for upgrade tests; ``LedgerStore/migrate()`` is this with the newest version).

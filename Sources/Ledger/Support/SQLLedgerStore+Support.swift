@@ -121,7 +121,9 @@ extension SQLLedgerStore {
                 deliveredAt: try row.requiredTimestamp("delivered_at"),
                 source: try row.enumeration(DeliverySource.self, "source"))
         }
-        return try await read(
+        // Four statements whose figures must agree (a delivery refunded between two of
+        // them would count in one and not the other): one snapshot.
+        return try await readSnapshot(
             deliveries.then { deliveries in
                 LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
                     (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))

@@ -2,10 +2,10 @@
 /// transaction has read what it decides on and not yet written its decision. Tests pause
 /// there to force an interleaving (another instance's write arriving at exactly that
 /// moment) instead of hoping a sleep produces it.
-public enum LedgerCheckpoint: Sendable, Hashable {
-    /// A delivery or a refund settlement holds the transaction's refund-state lock and has
+public enum LedgerPausePoint: Sendable, Hashable {
+    /// A delivery or a refund settlement holds the transaction's transaction lock and has
     /// read Apple's latest refund-state word (and, for a settlement, the purchase).
-    case refundStateRead(transactionId: String)
+    case refundNoticesRead(transactionId: String)
     /// A change of an entitlement (a delivery's, an update or a transfer) has read the
     /// entitlement's row under its lock (PostgreSQL: `FOR UPDATE`), or found none.
     case entitlementRead(originalTransactionId: String)
@@ -16,6 +16,6 @@ public enum LedgerCheckpoint: Sendable, Hashable {
     case spendClaimed(playerId: String, idempotencyKey: String)
 }
 
-/// Called by a store at each ``LedgerCheckpoint`` of its transactions, inside the
+/// Called by a store at each ``LedgerPausePoint`` of its transactions, inside the
 /// transaction; the transaction continues when it returns. Production stores have none.
-public typealias LedgerHook = @Sendable (LedgerCheckpoint) async -> Void
+public typealias LedgerHook = @Sendable (LedgerPausePoint) async -> Void
