@@ -36,9 +36,13 @@ func withInterleavedStores(
         case .postgres:
             let probe = try PostgresLedgerStore(url: database.url)
             stores.append(probe)
+            // Only this test's database: the cluster's other tests wait on locks of their own.
             interleaving = Interleaving(at: point) {
                 let waiting = try? await probe.client.query(
-                    "SELECT count(*) AS waiting FROM pg_locks WHERE NOT granted"
+                    """
+                    SELECT count(*) AS waiting FROM pg_locks AS l JOIN pg_stat_activity AS a ON a.pid = l.pid
+                    WHERE NOT l.granted AND a.datname = current_database()
+                    """
                 ).collect().first?.decode(Int64.self)
                 return (waiting ?? 0) > 0
             }

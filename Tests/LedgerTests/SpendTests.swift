@@ -166,7 +166,7 @@ struct SpendTests {
                 #expect(try outcomes.paused.get().spend.balances == ["coins": 20])
                 #expect(throws: refusal) { try outcomes.intruder.get() }
             case .notStarted:
-                Issue.record("the checkpoint was never reached")
+                Issue.record("the pause point was never reached")
             }
             #expect(try await paused.wallet(playerId: "player-1") == ["coins": 20])
             #expect(try await paused.ledgerEntries(playerId: "player-1").filter { $0.kind == .spend }.count == 1)
