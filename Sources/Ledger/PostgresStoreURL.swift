@@ -38,6 +38,8 @@ public struct PostgresStoreURL: Sendable, Hashable {
     public var maximumConnections: Int?
     /// How long to wait for a connection to be established.
     public var connectTimeout: Duration?
+    /// How a delivery by order runs (`order_delivery`; default ``PostgresOrderDelivery/function``).
+    public var orderDelivery: PostgresOrderDelivery = .function
 
     /// Parses a `postgres://` or `postgresql://` URL.
     public init(parsing url: String) throws {
@@ -75,6 +77,11 @@ public struct PostgresStoreURL: Sendable, Hashable {
                     throw invalid("connect_timeout must be 1 to 86400 seconds")
                 }
                 connectTimeout = .seconds(seconds)
+            case "order_delivery":
+                guard let mode = PostgresOrderDelivery(rawValue: value) else {
+                    throw invalid("order_delivery must be function or statements")
+                }
+                orderDelivery = mode
             default:
                 throw invalid("unknown option \(item.name)")
             }

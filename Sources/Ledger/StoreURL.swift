@@ -35,6 +35,7 @@ public func makeLedgerStore(url: String) throws -> any LedgerStore {
     switch try StoreURL(parsing: url) {
     case .sqlite(let path): try SQLiteLedgerStore(path: path)
     case .sqliteInMemory: try SQLiteLedgerStore.inMemory()
-    case .postgres(let settings): PostgresLedgerStore(configuration: settings.clientConfiguration)
+    case .postgres(let settings):
+        PostgresLedgerStore(configuration: settings.clientConfiguration, orderDelivery: settings.orderDelivery)
     }
 }

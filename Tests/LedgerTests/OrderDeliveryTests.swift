@@ -2,18 +2,22 @@ import AppStoreModel
 import Foundation
 import Ledger
 import LedgerTestSupport
+import PostgresNIO
 import Testing
 
 /// ``LedgerStore/deliverByOrder(_:appAccountToken:)``: the plain case of a delivery in one
-/// transaction (PostgreSQL: one statement), with the same writes as ``LedgerStore/deliver(_:)``.
-@Suite("Delivery by order (SQLite and PostgreSQL)")
+/// transaction, with the same writes as ``LedgerStore/deliver(_:)``. Every case runs through
+/// each way it runs (``OrderDeliveryPath``): PostgreSQL's function and the Swift operation it
+/// mirrors fail here when they disagree.
+@Suite("Delivery by order (SQLite, PostgreSQL's function and its statements)")
 struct OrderDeliveryTests {
     /// Two items, so that balances and entries are written in item order.
     static let grants: Grants = ["gems": 5, "coins": 100]
 
-    @Test("writes what deliver writes, and answers the balances", arguments: StoreKind.allCases)
-    func sameWritesAsDeliver(kind: StoreKind) async throws {
-        try await withStore(kind) { store, _ in
+    @Test("writes what deliver writes, and answers the balances", arguments: OrderDeliveryPath.allCases)
+    func sameWritesAsDeliver(path: OrderDeliveryPath) async throws {
+        try await path.withStores(count: 1) { stores in
+            let store = stores[0]
             // The general path for player-a, the one-statement path for player-b.
             let general = try await store.createOrder(Fixture.order(player: "player-a"))
             let plain = try await store.createOrder(Fixture.order(player: "player-b"))
@@ -73,9 +77,10 @@ struct OrderDeliveryTests {
         }
     }
 
-    @Test("writes nothing and asks for binding when the case is not plain", arguments: StoreKind.allCases)
-    func declines(kind: StoreKind) async throws {
-        try await withStore(kind) { store, _ in
+    @Test("writes nothing and asks for binding when the case is not plain", arguments: OrderDeliveryPath.allCases)
+    func declines(path: OrderDeliveryPath) async throws {
+        try await path.withStores(count: 1) { stores in
+            let store = stores[0]
             let order = try await store.createOrder(Fixture.order())
             let other = try await store.createOrder(Fixture.order(player: "player-2"))
             let token = order.appAccountToken
@@ -116,9 +121,9 @@ struct OrderDeliveryTests {
         }
     }
 
-    @Test("concurrent calls for one transaction deliver it once", arguments: StoreKind.allCases)
-    func concurrentCallsDeliverOnce(kind: StoreKind) async throws {
-        try await withStores(kind, count: 4) { stores, _ in
+    @Test("concurrent calls for one transaction deliver it once", arguments: OrderDeliveryPath.allCases)
+    func concurrentCallsDeliverOnce(path: OrderDeliveryPath) async throws {
+        try await path.withStores(count: 4) { stores in
             let order = try await stores[0].createOrder(Fixture.order())
             let delivery = Fixture.delivery(orderId: order.orderId)
             let answers = try await withThrowingTaskGroup(of: OrderDeliveryResult.self) { group in
@@ -138,5 +143,46 @@ struct OrderDeliveryTests {
 extension OrderDeliveryResult {
     fileprivate var isDelivered: Bool {
         if case .delivered = self { true } else { false }
+    }
+}
+
+/// The ways ``LedgerStore/deliverByOrder(_:appAccountToken:)`` runs.
+enum OrderDeliveryPath: String, CaseIterable, Sendable {
+    /// SQLite: the Swift operation.
+    case sqlite
+    /// PostgreSQL: the PL/pgSQL function, one statement.
+    case postgresFunction
+    /// PostgreSQL: the same Swift operation as SQLite's, as statements of one transaction
+    /// (`order_delivery=statements`). The function is dropped from its database after the
+    /// migration, so a case that still reached it would fail.
+    case postgresStatements
+
+    /// Runs `body` with `count` migrated stores on one fresh database, delivering by order
+    /// this way, and closes them.
+    func withStores(count: Int, _ body: ([any LedgerStore]) async throws -> Void) async throws {
+        var database = try await (self == .sqlite ? StoreKind.sqlite : .postgres).makeDatabase()
+        defer { database.remove() }
+        if self == .postgresStatements { database.url += "&order_delivery=statements" }
+        var stores: [any LedgerStore] = []
+        do {
+            for _ in 0..<count {
+                let store = try database.open()
+                stores.append(store)
+                try await store.migrate()
+            }
+            if self == .postgresStatements {
+                let store = try #require(stores.first as? PostgresLedgerStore)
+                _ = try await store.client.query(
+                    """
+                    DROP FUNCTION storekeeper_deliver_by_order(INTEGER, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT,
+                        TEXT, TEXT, TEXT, TEXT, TIMESTAMPTZ, TIMESTAMPTZ, TEXT, TEXT)
+                    """)
+            }
+            try await body(stores)
+            for store in stores { try await store.close() }
+        } catch {
+            for store in stores { try? await store.close() }
+            throw error
+        }
     }
 }

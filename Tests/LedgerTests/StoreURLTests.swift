@@ -24,10 +24,13 @@ struct StoreURLTests {
         #expect(url.port == 6543)
         #expect(url.database == "ledger")
         #expect(url.sslMode == .prefer)
+        #expect(url.orderDelivery == .function)
 
         let options = try PostgresStoreURL(
-            parsing: "postgresql://sk@localhost/ledger?sslmode=disable&max_connections=5&host=/run/postgresql"
+            parsing:
+                "postgresql://sk@localhost/ledger?sslmode=disable&max_connections=5&host=/run/postgresql&order_delivery=statements"
         )
+        #expect(options.orderDelivery == .statements)
         #expect(options.port == 5432)
         #expect(options.password == nil)
         #expect(options.sslMode == .disable)
@@ -39,7 +42,7 @@ struct StoreURLTests {
     @Test(arguments: [
         "", "mysql://u@h/db", "storekeeper.sqlite", "postgres://h/db", "postgres://u@h",
         "postgres://u@h/db?sslmode=maybe",
-        "postgres://u@h/db?pool=3",
+        "postgres://u@h/db?pool=3", "postgres://u@h/db?order_delivery=plpgsql",
     ])
     func invalid(url: String) throws {
         #expect(throws: LedgerError.self) { try StoreURL(parsing: url) }

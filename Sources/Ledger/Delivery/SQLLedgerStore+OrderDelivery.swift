@@ -10,10 +10,10 @@ extension SQLLedgerStore {
         var delivery = delivery
         delivery.purchaseDate = delivery.purchaseDate.ledgerNormalized
         let plan = OrderDeliveryPlan(delivery, appAccountToken: appAccountToken, at: now)
-        switch dialect {
-        case .sqlite:
+        switch (dialect, orderDeliveryInOneStatement) {
+        case (.sqlite, _), (.postgres, false):
             return try await write(LedgerWrites.deliverByOrder(plan, dialect: dialect))
-        case .postgres:
+        case (.postgres, true):
             // One statement: it commits by itself, in one round trip. A deadlock or
             // serialization failure rolled all of it back: run it again, as a transaction is.
             let call = LedgerOperation<[(String, String?, Int64?)]>.rows(try LedgerSQL.deliverByOrder(plan)) {

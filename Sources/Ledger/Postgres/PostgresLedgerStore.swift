@@ -18,6 +18,8 @@ public final class PostgresLedgerStore: SQLLedgerStore {
     let clock: @Sendable () -> Date
     /// Called at the checkpoints of write transactions (tests force interleavings with it).
     let hook: LedgerHook?
+    /// How a delivery by order runs.
+    let orderDelivery: PostgresOrderDelivery
     /// Runs ``client`` when the store created it.
     private let runTask: Task<Void, Never>?
     /// When the store created ``client``: opened by ``runTask`` as it starts the pool.
@@ -30,12 +32,14 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         logger: Logger = Logger(label: "storekeeper.ledger"),
         outboxClaim: TimeInterval = 60,
         clock: @escaping @Sendable () -> Date = { Date() },
+        orderDelivery: PostgresOrderDelivery = .function,
         hook: LedgerHook? = nil
     ) {
         self.client = client
         self.logger = logger
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.orderDelivery = orderDelivery
         self.hook = hook
         runTask = nil
         poolStart = nil
@@ -48,6 +52,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         logger: Logger = Logger(label: "storekeeper.ledger"),
         outboxClaim: TimeInterval = 60,
         clock: @escaping @Sendable () -> Date = { Date() },
+        orderDelivery: PostgresOrderDelivery = .function,
         hook: LedgerHook? = nil
     ) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -55,6 +60,7 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         self.logger = logger
         self.outboxClaim = outboxClaim
         self.clock = clock
+        self.orderDelivery = orderDelivery
         self.hook = hook
         let poolStart = PostgresPoolStart()
         self.poolStart = poolStart
@@ -79,13 +85,15 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         }
         self.init(
             configuration: settings.clientConfiguration, logger: logger, outboxClaim: outboxClaim, clock: clock,
-            hook: hook)
+            orderDelivery: settings.orderDelivery, hook: hook)
     }
 
     /// The current time at the ledger's resolution.
     var now: Date { clock().ledgerNormalized }
 
     var dialect: LedgerSQL.Dialect { .postgres }
+
+    var orderDeliveryInOneStatement: Bool { orderDelivery == .function }
 
     /// Stops the pool, if the store started it.
     public func close() async throws {

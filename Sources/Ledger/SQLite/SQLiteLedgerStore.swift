@@ -87,6 +87,8 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
 
     var dialect: LedgerSQL.Dialect { .sqlite }
 
+    var orderDeliveryInOneStatement: Bool { false }
+
     func migrate(through version: Int64) async throws {
         do {
             try await runMigrations(through: version)

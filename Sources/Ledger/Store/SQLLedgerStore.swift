@@ -14,6 +14,9 @@ protocol SQLLedgerStore: LedgerStore {
     var outboxClaim: TimeInterval { get }
     /// Where the database's SQL differs.
     var dialect: LedgerSQL.Dialect { get }
+    /// Whether a delivery by order runs as one statement (PostgreSQL's function,
+    /// ``PostgresOrderDelivery/function``) rather than as an operation of statements.
+    var orderDeliveryInOneStatement: Bool { get }
 
     /// Runs an operation that only reads, each statement against the latest committed
     /// data: on PostgreSQL each statement runs by itself (no transaction, one round trip),
