@@ -16,6 +16,9 @@
 #   PREPARED     purchases per server-only run at concurrency 32 (default 6000; 1500 at 1)
 #   SECONDS_FULL seconds of the full-path run (default 15)
 #   OUT          folder for every run's JSON and logs (default: a new temporary folder)
+#   LEDGERS      the ledgers of the server-only runs (default "sqlite postgres
+#                postgres-statements"; postgres-statements is PostgreSQL with
+#                order_delivery=statements, which servers before 2026-11-29 refuse)
 # Needs: python3, curl, jq, wrk, and PostgreSQL 15's initdb/pg_ctl/psql/pgbench (Debian:
 # apt-get install postgresql wrk jq curl). A throwaway PostgreSQL cluster is started (and
 # stopped at the end) with pg_stat_statements, so statements per delivery are counted by the
@@ -45,6 +48,7 @@ fi
     exit 2
 }
 servers=${SERVERS:-now=$storekeeper}
+ledgers=${LEDGERS:-sqlite postgres postgres-statements}
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [[ -n $pg_bin && -x $pg_bin/initdb ]] || {
     echo "$0: PostgreSQL's initdb not found under /usr/lib/postgresql/*/bin" >&2
@@ -134,10 +138,13 @@ stop_server() {
 
 run_prepared() { # label binary database concurrency count
     local label=$1 binary=$2 database=$3 concurrency=$4 count=$5 name=$1-$3-c$4 url pid db=""
-    if [[ $database == postgres ]]; then
-        db=load_$(echo "$label" | tr -c 'a-z0-9\n' '_')_c$concurrency
+    if [[ $database == postgres* ]]; then
+        db=load_$(echo "$label-$database" | tr -c 'a-z0-9\n' '_')_c$concurrency
         psql_run -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
         url="postgres://postgres@127.0.0.1:$pg_port/$db"
+        # The same deliveries by order as the Swift operation's statements instead of the
+        # PL/pgSQL function: what the function saves, measured in the same run.
+        [[ $database == postgres-statements ]] && url="$url?order_delivery=statements"
     else
         url="sqlite:$(mktemp -d)/ledger.sqlite"
     fi
@@ -171,7 +178,7 @@ run_prepared() { # label binary database concurrency count
 for entry in $servers; do
     label=${entry%%=*}
     binary=${entry#*=}
-    for database in sqlite postgres; do
+    for database in $ledgers; do
         run_prepared "$label" "$binary" "$database" 32 "$prepared"
         run_prepared "$label" "$binary" "$database" 1 "$prepared_single"
     done
@@ -208,7 +215,7 @@ printf '\n| server | ledger | c | deliveries/s | p50 ms | p99 ms | server CPU µ
 printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for entry in $servers; do
     label=${entry%%=*}
-    for database in sqlite postgres; do
+    for database in $ledgers; do
         for concurrency in 32 1; do
             name=$label-$database-c$concurrency
             [[ -s $out/$name.json ]] || continue
