@@ -20,6 +20,7 @@ struct FrozenMigrationTests {
         8: 0x2963_1220_1fab_677e,
         9: 0x77b3_bf70_b235_23f4,
         10: 0xe245_5c5b_6413_c0d4,
+        11: 0xc1fd_5bb0_0142_adb5,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -21,7 +21,7 @@ extension LedgerBehaviourTests {
                             subtype: nil,
                             transactionId: transactionId,
                             signedDate: nil,
-                            revokedShare: nil,
+                            refund: nil,
                             receivedAt: received
                         )
                     }
@@ -58,7 +58,7 @@ extension LedgerBehaviourTests {
                     subtype: nil,
                     transactionId: transactionId,
                     signedDate: Date(timeIntervalSince1970: 1_790_000_000.123),
-                    revokedShare: nil,
+                    refund: RefundNoticeFixture.notice("REFUND"),
                     receivedAt: Date()
                 )
             )

@@ -13,7 +13,7 @@ extension LedgerBehaviourTests {
             let transactionId = delivery.transactionId
             _ = try await store.deliver(delivery)
 
-            let settlement = try await RefundNotice.settle(
+            let settlement = try await RefundNoticeFixture.settle(
                 store, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
             guard case .reversed(let purchase, let posting) = settlement else {
                 Issue.record("expected .reversed, got \(settlement)")
@@ -36,7 +36,7 @@ extension LedgerBehaviourTests {
             #expect(event.detail["grants"] == #"{"coins":-30}"#)
             #expect(event.detail["reason"] == "REFUND")
 
-            let messages = try await RefundNotice.messages(store, transactionId)
+            let messages = try await RefundNoticeFixture.messages(store, transactionId)
             #expect(messages.count == 1)
             let message = try #require(messages.first)
             #expect(message.kind == "refund")
@@ -60,10 +60,10 @@ extension LedgerBehaviourTests {
             let delivery = Fixture.delivery(grants: ["coins": 100, "potions": 3])
             let transactionId = delivery.transactionId
             _ = try await store.deliver(delivery)
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
 
             guard
-                case .reversed(let purchase, let posting) = try await RefundNotice.settle(
+                case .reversed(let purchase, let posting) = try await RefundNoticeFixture.settle(
                     store, transactionId, "REFUND", share: 80_000, signedAt: 2_000)
             else {
                 Issue.record("the larger share must take back the difference")
@@ -75,7 +75,7 @@ extension LedgerBehaviourTests {
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 20, "potions": 1])
 
             guard
-                case .regranted(let restored, let given) = try await RefundNotice.settle(
+                case .regranted(let restored, let given) = try await RefundNoticeFixture.settle(
                     store, transactionId, "REFUND_REVERSED", signedAt: 3_000)
             else {
                 Issue.record("the reversal must give back what was taken")
@@ -95,7 +95,7 @@ extension LedgerBehaviourTests {
             #expect(
                 try await store.events(transactionId: transactionId).map(\.type).filter { $0 != .notificationReceived }
                     == [.delivered, .refunded, .refunded, .refundReversed])
-            let messages = try await RefundNotice.messages(store, transactionId)
+            let messages = try await RefundNoticeFixture.messages(store, transactionId)
             #expect(messages.map(\.kind) == ["refund", "refund", "refund_reversed"])
             #expect(messages.map(\.sequence) == [1, 2, 3])
             #expect(messages.map(\.refundedShare) == [30_000, 80_000, 0])
@@ -114,11 +114,11 @@ extension LedgerBehaviourTests {
             let delivery = Fixture.delivery(grants: ["coins": 100, "potions": 3])
             let transactionId = delivery.transactionId
             _ = try await store.deliver(delivery)
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
 
             // A whole refund's transaction carries no share (REFUND_FULL): all of it.
             guard
-                case .reversed(let purchase, let posting) = try await RefundNotice.settle(
+                case .reversed(let purchase, let posting) = try await RefundNoticeFixture.settle(
                     store, transactionId, "REFUND", signedAt: 2_000)
             else {
                 Issue.record("the whole refund must take back the rest")
@@ -132,9 +132,10 @@ extension LedgerBehaviourTests {
                 try await store.reverse(transactionId: transactionId, reason: "again") == .alreadyReversed(purchase))
 
             // Given back in whole, then revoked again by Family Sharing (REVOKE: all of it).
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND_REVERSED", signedAt: 3_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND_REVERSED", signedAt: 3_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 100, "potions": 3])
-            _ = try await RefundNotice.settle(store, transactionId, "REVOKE", share: RefundShare.whole, signedAt: 4_000)
+            _ = try await RefundNoticeFixture.settle(
+                store, transactionId, "REVOKE", share: RefundShare.whole, signedAt: 4_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 0, "potions": 0])
             #expect(try await store.purchase(transactionId: transactionId)?.status == .refunded)
         }
@@ -148,7 +149,7 @@ extension LedgerBehaviourTests {
             _ = try await store.deliver(delivery)
 
             guard
-                case .reversed(let purchase, let posting) = try await RefundNotice.settle(
+                case .reversed(let purchase, let posting) = try await RefundNoticeFixture.settle(
                     store, transactionId, "REFUND", share: 50_000, signedAt: 1_000)
             else {
                 Issue.record("the share moves even where an item does not")
@@ -160,15 +161,16 @@ extension LedgerBehaviourTests {
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 1, "gems": 4])
 
             // 99.999 % still leaves the fraction with the player; all of it takes the rest.
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND", share: 99_999, signedAt: 2_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND", share: 99_999, signedAt: 2_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 1, "gems": 1])
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND", share: RefundShare.whole, signedAt: 3_000)
+            _ = try await RefundNoticeFixture.settle(
+                store, transactionId, "REFUND", share: RefundShare.whole, signedAt: 3_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 0, "gems": 0])
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND_REVERSED", signedAt: 4_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND_REVERSED", signedAt: 4_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 1, "gems": 7])
 
             // A change of share that moves no item is still recorded and announced.
-            let messages = try await RefundNotice.messages(store, transactionId)
+            let messages = try await RefundNoticeFixture.messages(store, transactionId)
             #expect(messages.map(\.refundedShare) == [50_000, 99_999, RefundShare.whole, 0])
             #expect(
                 messages.map(\.grants) == [
@@ -193,7 +195,7 @@ extension LedgerBehaviourTests {
             for (index, notice) in notices.enumerated() {
                 let uuid = UUID().uuidString
                 #expect(
-                    try await RefundNotice.record(
+                    try await RefundNoticeFixture.record(
                         store, transactionId, notice.type, share: notice.share, signedAt: notice.signedAt, uuid: uuid))
                 #expect(
                     try await store.settleRefundState(transactionId: transactionId, reason: notice.type).outcome
@@ -205,7 +207,7 @@ extension LedgerBehaviourTests {
 
                 // Apple's retry (same UUID) is not recorded; settling again finds nothing to do.
                 #expect(
-                    !(try await RefundNotice.record(
+                    !(try await RefundNoticeFixture.record(
                         store, transactionId, notice.type, share: notice.share, signedAt: notice.signedAt, uuid: uuid)))
                 for _ in 0..<2 {
                     #expect(
@@ -213,14 +215,14 @@ extension LedgerBehaviourTests {
                             == "unchanged")
                 }
                 // Another notice with the same word (a reconciler replay under a new UUID) neither.
-                _ = try await RefundNotice.settle(
+                _ = try await RefundNoticeFixture.settle(
                     store, transactionId, notice.type, share: notice.share, signedAt: notice.signedAt)
                 #expect(try await store.wallet(playerId: "player-1") == notice.wallet, "after notice \(index)")
                 #expect(try await store.ledgerEntries(playerId: "player-1").count == entries)
                 #expect(
                     try await store.events(transactionId: transactionId).count { $0.type != .notificationReceived }
                         == changes)
-                #expect(try await RefundNotice.messages(store, transactionId).count == index + 1)
+                #expect(try await RefundNoticeFixture.messages(store, transactionId).count == index + 1)
             }
         }
     }
@@ -233,7 +235,7 @@ extension LedgerBehaviourTests {
             let order = try await store.createOrder(Fixture.order())
             let delivery = Fixture.delivery(orderId: order.orderId, grants: ["coins": 100, "potions": 3])
             let transactionId = delivery.transactionId
-            try await RefundNotice.record(store, transactionId, "REFUND", share: 40_000, signedAt: 1_000)
+            try await RefundNoticeFixture.record(store, transactionId, "REFUND", share: 40_000, signedAt: 1_000)
             #expect(
                 try await store.settleRefundState(transactionId: transactionId, reason: "REFUND")
                     == .unknownTransaction)
@@ -253,7 +255,9 @@ extension LedgerBehaviourTests {
                 ])
             #expect(try await store.outboxMessage(idempotencyKey: transactionId) != nil)
             #expect(
-                try await RefundNotice.messages(store, transactionId).map(\.grants) == [["coins": -40, "potions": -1]])
+                try await RefundNoticeFixture.messages(store, transactionId).map(\.grants) == [
+                    ["coins": -40, "potions": -1]
+                ])
             #expect(try await store.order(id: order.orderId)?.fulfilledBy == transactionId)
 
             // Reported again, settled again: nothing more.
@@ -265,8 +269,9 @@ extension LedgerBehaviourTests {
 
             // Refunded in whole before delivery: refused, as before partial refunds.
             let refunded = Fixture.delivery()
-            try await RefundNotice.record(store, refunded.transactionId, "REFUND", share: 30_000, signedAt: 1_000)
-            try await RefundNotice.record(store, refunded.transactionId, "REFUND", signedAt: 2_000)
+            try await RefundNoticeFixture.record(
+                store, refunded.transactionId, "REFUND", share: 30_000, signedAt: 1_000)
+            try await RefundNoticeFixture.record(store, refunded.transactionId, "REFUND", signedAt: 2_000)
             await #expect(throws: LedgerError.transactionRevoked(transactionId: refunded.transactionId)) {
                 try await store.deliver(refunded)
             }
@@ -279,7 +284,7 @@ extension LedgerBehaviourTests {
             let delivery = Fixture.delivery(grants: ["coins": 100])
             let transactionId = delivery.transactionId
             _ = try await store.deliver(delivery)
-            _ = try await RefundNotice.settle(store, transactionId, "REFUND", share: 25_000, signedAt: 1_000)
+            _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND", share: 25_000, signedAt: 1_000)
 
             guard case .reversed(_, let rest) = try await store.reverse(transactionId: transactionId, reason: "support")
             else {

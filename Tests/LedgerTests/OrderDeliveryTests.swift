@@ -113,7 +113,7 @@ struct OrderDeliveryTests {
             // A notification recorded about the transaction: its refund state must be read.
             let notified = try await store.createOrder(Fixture.order())
             let refunded = Fixture.delivery(orderId: notified.orderId)
-            try await RefundNotice.record(store, refunded.transactionId, "REFUND", signedAt: 1_000)
+            try await RefundNoticeFixture.record(store, refunded.transactionId, "REFUND", signedAt: 1_000)
             #expect(
                 try await store.deliverByOrder(refunded, appAccountToken: notified.appAccountToken) == .needsBinding)
             #expect(try await store.purchase(transactionId: refunded.transactionId) == nil)

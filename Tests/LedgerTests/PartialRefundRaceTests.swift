@@ -21,7 +21,7 @@ struct PartialRefundRaceTests {
         try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             interleaving.intrude {
-                let settlement = try await RefundNotice.settle(
+                let settlement = try await RefundNoticeFixture.settle(
                     intruder, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
                 #expect(settlement.outcome == "reversed", "the refund found nothing to take back")
             }
@@ -43,7 +43,7 @@ struct PartialRefundRaceTests {
         let transactionId = delivery.transactionId
         try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
-            try await RefundNotice.record(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
+            try await RefundNoticeFixture.record(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
             interleaving.intrude {
                 guard case .delivered(let purchase) = try await intruder.deliver(delivery) else {
                     Issue.record("the report must deliver what the partial refund left")
@@ -103,11 +103,11 @@ struct PartialRefundRaceTests {
         try await withInterleavedStores(kind, at: .refundNoticesRead(transactionId: transactionId)) {
             paused, intruder, interleaving in
             _ = try await paused.deliver(delivery)
-            _ = try await RefundNotice.settle(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
-            try await RefundNotice.record(
+            _ = try await RefundNoticeFixture.settle(paused, transactionId, "REFUND", share: 30_000, signedAt: 1_000)
+            try await RefundNoticeFixture.record(
                 paused, transactionId, race.paused.0, share: race.paused.1, signedAt: race.paused.2)
             interleaving.intrude {
-                let settlement = try await RefundNotice.settle(
+                let settlement = try await RefundNoticeFixture.settle(
                     intruder, transactionId, race.intruder.0, share: race.intruder.1, signedAt: race.intruder.2)
                 #expect(settlement.outcome == race.intruder.outcome, "the intruder must act after the paused one")
             }

@@ -169,7 +169,7 @@ struct RefundRaceTests {
     {
         let recorded = try await store.recordNotification(
             notificationUUID: UUID().uuidString, type: type, subtype: nil, transactionId: transactionId,
-            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), revokedShare: nil,
+            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), refund: RefundNoticeFixture.notice(type),
             receivedAt: Date())
         #expect(recorded)
     }

@@ -23,7 +23,6 @@ struct SQLiteQueryPlanTests {
         "a delivery's lookups of a transaction's events use the index by transaction, never the one by type",
         arguments: [
             ("seenBefore", LedgerSQL.seenBefore(transactionId: "2000000000000001")),
-            ("notificationEvents", LedgerSQL.notificationEvents(transactionId: "2000000000000001")),
             ("refundMovements", LedgerSQL.refundMovements(transactionId: "2000000000000001")),
         ])
     func transactionEventLookupsUseTheTransactionIndex(name: String, statement: LedgerStatement) async throws {
@@ -37,6 +36,19 @@ struct SQLiteQueryPlanTests {
         for step in steps {
             #expect(step.contains("INDEX history_events_by_transaction (transaction_id=?"), "\(name): \(step)")
         }
+        try await store.close()
+    }
+
+    @Test("a delivery's read of a transaction's refund notices uses their index by transaction")
+    func refundNoticesUseTheTransactionIndex() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try await store.migrate()
+        let steps = try await plan(of: LedgerSQL.refundNotices(transactionId: "2000000000000001"), in: store)
+        #expect(steps.count == 1)
+        #expect(steps.allSatisfy { $0.contains("INDEX refund_notices_by_transaction (transaction_id=?") }, "\(steps)")
         try await store.close()
     }
 }

@@ -177,7 +177,7 @@ struct SupportReadsTests {
             let delivery = Fixture.delivery(orderId: order.orderId)
             _ = try await store.recordNotification(
                 notificationUUID: UUID().uuidString, type: "ONE_TIME_CHARGE", subtype: nil,
-                transactionId: delivery.transactionId, signedDate: clock.now, revokedShare: nil, receivedAt: clock.now)
+                transactionId: delivery.transactionId, signedDate: clock.now, refund: nil, receivedAt: clock.now)
             clock.advance(by: 1)
             _ = try await store.deliver(delivery)
             try await store.appendClientEvents(

@@ -42,7 +42,7 @@ extension LedgerWrites {
                                 .map { purchase }
                             }
                             .then { purchase in
-                                move(purchase, toRefundedShare: notices.share, reason: notices.latestType, at: now)
+                                move(purchase, toRefundedShare: notices.share, reason: notices.latestReason, at: now)
                                     .map { movement in
                                         guard case .moved(let refunded, _, _) = movement else {
                                             return .delivered(purchase)

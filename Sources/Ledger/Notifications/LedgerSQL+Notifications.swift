@@ -25,12 +25,12 @@ extension LedgerSQL {
     static func insertNotificationEvent(
         _ notification: NotificationRecord,
         signedDate: Date?,
-        revokedShare: Int?
+        refund: RefundNotice?
     ) throws -> LedgerStatement {
         var detail = ["notificationUUID": notification.notificationUUID, "notificationType": notification.type]
         detail["subtype"] = notification.subtype
         detail["signedDate"] = signedDate.map { String($0.ledgerMilliseconds) }
-        detail["revokedShare"] = revokedShare.map(String.init)
+        if let refund, refund.kind != .reversal { detail["revokedShare"] = String(refund.refundedShare) }
         let transactionId = SQLArgument.optional(notification.transactionId)
         return LedgerStatement(
             """

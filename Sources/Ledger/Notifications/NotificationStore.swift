@@ -2,20 +2,20 @@ import Foundation
 
 /// The ledger's record of the store's server notifications, each once.
 public protocol NotificationStore: Sendable {
-    /// Records an App Store Server Notification; `true` when it is new, `false` for a
+    /// Records a store's server notification; `true` when it is new, `false` for a
     /// duplicate (same `notificationUUID`; nothing changes). A new notification also gets a
     /// ``HistoryEventType/notificationReceived`` event whose detail holds its type, subtype,
-    /// UUID, Apple's `signedDate` (milliseconds), which orders notifications that arrive
-    /// out of order, and `revokedShare`: the share of the transaction its signed transaction
-    /// says Apple refunded or revoked (milliunits, 100,000 is all; `JWSTransactionDecodedPayload.revokedShare`),
-    /// which a REFUND or REVOKE sets (all of it when `nil`).
+    /// UUID, the store's `signedDate` (milliseconds) and, for a `refund` notice about
+    /// `transactionId`, the share it sets (`revokedShare`). The notice itself (its kind,
+    /// share and signing date, which orders notices that arrive out of order) is recorded
+    /// for ``RefundStore/settleRefundState(transactionId:reason:)`` in the same transaction.
     func recordNotification(
         notificationUUID: String,
         type: String,
         subtype: String?,
         transactionId: String?,
         signedDate: Date?,
-        revokedShare: Int?,
+        refund: RefundNotice?,
         receivedAt: Date
     ) async throws -> Bool
 

@@ -7,7 +7,7 @@ extension SQLLedgerStore {
         subtype: String?,
         transactionId: String?,
         signedDate: Date?,
-        revokedShare: Int?,
+        refund: RefundNotice?,
         receivedAt: Date
     ) async throws -> Bool {
         let notification = NotificationRecord(
@@ -19,7 +19,7 @@ extension SQLLedgerStore {
             processedAt: nil
         )
         return try await write(
-            LedgerWrites.recordNotification(notification, signedDate: signedDate, revokedShare: revokedShare))
+            LedgerWrites.recordNotification(notification, signedDate: signedDate, refund: refund))
     }
 
     public func markNotificationProcessed(_ notificationUUID: String) async throws {

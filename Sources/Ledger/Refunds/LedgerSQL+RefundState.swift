@@ -1,11 +1,14 @@
+import Foundation
+
 extension LedgerSQL {
     /// The first key of the PostgreSQL advisory locks on transaction ids (the two-key lock
     /// space, apart from the migrations' one-key lock); the second is the id's hash.
     static let transactionLockSpace: Int64 = 0x534B_5246  // "SKRF"
 
-    /// Locks the transaction id's refund state until the end of the database transaction:
-    /// a delivery and a refund settlement of one transaction id run one after the other,
-    /// and each reads what the other committed. (PostgreSQL only: SQLite has one writer.)
+    /// Locks the transaction id until the end of the database transaction (the transaction
+    /// lock): a delivery and a refund settlement of one transaction id run one after the
+    /// other, and each reads what the other committed. (PostgreSQL only: SQLite has one
+    /// writer.)
     static func lockTransaction(transactionId: String) -> LedgerStatement {
         LedgerStatement(
             "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))",
@@ -13,16 +16,32 @@ extension LedgerSQL {
         )
     }
 
-    /// The transaction's recorded notifications, in arrival order (the refund-state
-    /// notices among them decide its refund state).
-    static func notificationEvents(transactionId: String) -> LedgerStatement {
+    /// The `refund_notices` table's columns, as ``RefundNotices/Notice/init(row:)`` reads them.
+    static let refundNoticeColumns = "kind, refunded_share, reason, signed_at"
+
+    /// Records a refund notice unless its notice id is known.
+    static func insertRefundNotice(
+        _ notice: RefundNotice, noticeId: String, transactionId: String, signedAt: Date?, receivedAt: Date
+    ) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events
-            WHERE transaction_id = ? AND type = ?
-            ORDER BY id
+            INSERT INTO refund_notices (notice_id, transaction_id, kind, refunded_share, reason, signed_at, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (notice_id) DO NOTHING
             """,
-            [.text(transactionId), .text(HistoryEventType.notificationReceived.rawValue)]
+            [
+                .text(noticeId), .text(transactionId), .text(notice.kind.rawValue),
+                .integer(Int64(notice.refundedShare)), .text(notice.reason), .optional(signedAt),
+                .timestamp(receivedAt),
+            ]
+        )
+    }
+
+    /// The transaction's refund notices, in arrival order.
+    static func refundNotices(transactionId: String) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT \(refundNoticeColumns) FROM refund_notices WHERE transaction_id = ? ORDER BY id",
+            [.text(transactionId)]
         )
     }
 

@@ -20,10 +20,10 @@ extension LedgerWrites {
     /// on it, inside the caller's database transaction.
     static func readRefundNotices(transactionId: String, dialect: LedgerSQL.Dialect) -> LedgerOperation<RefundNotices> {
         lockTransaction(transactionId: transactionId, dialect: dialect).then { _ in
-            LedgerOperation<[HistoryEvent]>.rows(
-                LedgerSQL.notificationEvents(transactionId: transactionId), HistoryEvent.init(row:))
+            LedgerOperation<[RefundNotices.Notice]>.rows(
+                LedgerSQL.refundNotices(transactionId: transactionId), RefundNotices.Notice.init(row:))
         }
-        .map(RefundNotices.init(events:))
+        .map(RefundNotices.init(notices:))
     }
 
     /// Brings the purchase's refunded share to Apple's latest recorded word, in one

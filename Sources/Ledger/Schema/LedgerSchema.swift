@@ -19,11 +19,12 @@
 /// - `entitlements` (version 6): see ``entitlements``; its recheck columns (version 7): see
 ///   ``subscriptionRechecks``.
 /// - `spends` (version 10): see ``spends``.
+/// - `refund_notices` (version 11): see ``refundNotices``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks, orderDelivery, eventLookup, spends,
+        subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

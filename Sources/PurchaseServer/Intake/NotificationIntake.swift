@@ -54,7 +54,9 @@ struct NotificationIntake: Sendable {
             notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
             transactionId: verified.transaction?.transactionId,
             signedDate: notification.signedDate.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-            revokedShare: verified.transaction?.revokedShare, receivedAt: Date())
+            refund: RefundNotice(
+                apple: notification.notificationType, revokedShare: verified.transaction?.revokedShare),
+            receivedAt: Date())
         if !isNew, try await store.notification(uuid: uuid)?.processedAt != nil {
             metrics.recordNotification(type: type, duplicate: true)
             return .duplicate

@@ -4,7 +4,7 @@ import Testing
 
 /// Refund-state notifications as the intake records and settles them, with the share their
 /// signed transaction carries.
-enum RefundNotice {
+enum RefundNoticeFixture {
     /// Records a `type` notification for `transactionId` signed at `signedAt` ms, carrying
     /// `share` (milliunits; `nil`: none, as a whole refund or a reversal); `true` when new.
     @discardableResult
@@ -14,8 +14,20 @@ enum RefundNotice {
     ) async throws -> Bool {
         try await store.recordNotification(
             notificationUUID: uuid, type: type, subtype: nil, transactionId: transactionId,
-            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), revokedShare: share,
+            signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), refund: notice(type, share: share),
             receivedAt: Date())
+    }
+
+    /// The ledger's notice for an Apple notification of `type` carrying `share`, as the
+    /// intake maps it: a REFUND or REVOKE sets the share (all of it when `nil`), a
+    /// REFUND_REVERSED none; any other type is no notice.
+    static func notice(_ type: String, share: Int? = nil) -> RefundNotice? {
+        switch type {
+        case "REFUND": RefundNotice(kind: .refund, refundedShare: share ?? RefundShare.whole, reason: type)
+        case "REVOKE": RefundNotice(kind: .revoke, refundedShare: share ?? RefundShare.whole, reason: type)
+        case "REFUND_REVERSED": RefundNotice(kind: .reversal, refundedShare: 0, reason: type)
+        default: nil
+        }
     }
 
     /// Records a new notice and settles the transaction, as the intake does.
