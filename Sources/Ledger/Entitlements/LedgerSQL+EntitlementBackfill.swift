@@ -19,7 +19,7 @@ extension LedgerSQL {
         let placeholders = Array(repeating: "?", count: productIds.count).joined(separator: ", ")
         return LedgerStatement(
             """
-            SELECT \(purchaseColumns) FROM purchases p
+            SELECT \(PurchaseTable.columns) FROM purchases p
             WHERE p.product_id IN (\(placeholders))
             AND NOT EXISTS (SELECT 1 FROM entitlements e WHERE e.original_transaction_id = p.original_transaction_id)
             AND NOT EXISTS (

@@ -2,18 +2,19 @@ import AppStoreModel
 import Foundation
 
 extension Order {
-    /// Reads an order from a row with ``LedgerSQL/orderColumns``.
+    /// Reads an order from a row with ``OrderTable/columns``.
     init(row: any LedgerRow) throws {
+        let row = TableRow<OrderTable>(row)
         self.init(
-            orderId: try row.requiredText("order_id"),
-            playerId: try row.requiredText("player_id"),
-            productId: try row.requiredText("product_id"),
-            quantity: Int(try row.requiredInteger("quantity")),
-            appAccountToken: try row.requiredText("app_account_token"),
-            status: try row.enumeration(OrderStatus.self, "status"),
-            createdAt: try row.requiredTimestamp("created_at"),
-            expiresAt: try row.requiredTimestamp("expires_at"),
-            fulfilledBy: try row.text("fulfilled_by")
+            orderId: try row.requiredText(.orderId),
+            playerId: try row.requiredText(.playerId),
+            productId: try row.requiredText(.productId),
+            quantity: Int(try row.requiredInteger(.quantity)),
+            appAccountToken: try row.requiredText(.appAccountToken),
+            status: try row.enumeration(OrderStatus.self, .status),
+            createdAt: try row.requiredTimestamp(.createdAt),
+            expiresAt: try row.requiredTimestamp(.expiresAt),
+            fulfilledBy: try row.text(.fulfilledBy)
         )
     }
 }

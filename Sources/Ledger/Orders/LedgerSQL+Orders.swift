@@ -1,41 +1,37 @@
 import Foundation
 
 extension LedgerSQL {
-    static let orderColumns =
-        "order_id, player_id, product_id, quantity, app_account_token, status, created_at, expires_at, fulfilled_by"
-
     /// Inserts an order unless its id or token is taken; returns a row only when inserted.
     static func insertOrder(_ order: Order) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO orders (order_id, player_id, product_id, quantity, app_account_token, status, \
-            created_at, expires_at, fulfilled_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT DO NOTHING
-            RETURNING \(orderColumns)
-            """,
+        OrderTable.insert(
             [
-                .text(order.orderId), .text(order.playerId), .text(order.productId),
-                .integer(Int64(order.quantity)), .text(order.appAccountToken), .text(order.status.rawValue),
-                .timestamp(order.createdAt), .timestamp(order.expiresAt), .optional(order.fulfilledBy),
-            ]
-        )
+                .orderId: .text(order.orderId),
+                .playerId: .text(order.playerId),
+                .productId: .text(order.productId),
+                .quantity: .integer(Int64(order.quantity)),
+                .appAccountToken: .text(order.appAccountToken),
+                .status: .text(order.status.rawValue),
+                .createdAt: .timestamp(order.createdAt),
+                .expiresAt: .timestamp(order.expiresAt),
+                .fulfilledBy: .optional(order.fulfilledBy),
+            ],
+            "ON CONFLICT DO NOTHING RETURNING \(OrderTable.columns)")
     }
 
     static func order(id: String) -> LedgerStatement {
-        LedgerStatement("SELECT \(orderColumns) FROM orders WHERE order_id = ?", [.text(id)])
+        LedgerStatement("SELECT \(OrderTable.columns) FROM orders WHERE order_id = ?", [.text(id)])
     }
 
     static func order(appAccountToken: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(orderColumns) FROM orders WHERE app_account_token = ?",
+            "SELECT \(OrderTable.columns) FROM orders WHERE app_account_token = ?",
             [.text(appAccountToken.lowercased())]
         )
     }
 
     static func orders(playerId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(orderColumns) FROM orders WHERE player_id = ? ORDER BY created_at, order_id",
+            "SELECT \(OrderTable.columns) FROM orders WHERE player_id = ? ORDER BY created_at, order_id",
             [.text(playerId)]
         )
     }
@@ -45,7 +41,7 @@ extension LedgerSQL {
         let start = after ?? LedgerCursor(createdAt: Date(ledgerMilliseconds: 0), id: "")
         return LedgerStatement(
             """
-            SELECT \(orderColumns) FROM orders
+            SELECT \(OrderTable.columns) FROM orders
             WHERE player_id = ? AND (created_at > ? OR (created_at = ? AND order_id > ?))
             ORDER BY created_at, order_id
             LIMIT ?

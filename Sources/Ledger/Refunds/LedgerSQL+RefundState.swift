@@ -66,7 +66,7 @@ extension LedgerSQL {
             """
             UPDATE purchases SET refunded_share = ?, status = ?, refunded_at = ?, refund_reason = ?
             WHERE transaction_id = ? AND refunded_share = ?
-            RETURNING \(purchaseColumns)
+            RETURNING \(PurchaseTable.columns)
             """,
             [
                 .integer(Int64(purchase.refundedShare)), .text(purchase.status.rawValue),

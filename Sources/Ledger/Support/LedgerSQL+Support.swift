@@ -5,7 +5,7 @@ extension LedgerSQL {
     static func purchases(originalTransactionId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(purchaseColumns) FROM purchases WHERE original_transaction_id = ?
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE original_transaction_id = ?
             ORDER BY delivered_at, transaction_id
             """,
             [.text(originalTransactionId)]
@@ -136,7 +136,7 @@ extension LedgerSQL {
         let token = SQLArgument.text(appAccountToken ?? "")
         return LedgerStatement(
             """
-            SELECT \(orderColumns) FROM orders
+            SELECT \(OrderTable.columns) FROM orders
             WHERE (product_id = ? AND status = 'created' AND created_at >= ? AND created_at <= ?)
                OR app_account_token = ?
             ORDER BY CASE WHEN app_account_token = ? THEN 0 ELSE 1 END, created_at DESC, order_id
@@ -232,7 +232,7 @@ extension LedgerSQL {
         let contains = dialect == .postgres ? "strpos(flags, ?) > 0" : "instr(flags, ?) > 0"
         return LedgerStatement(
             """
-            SELECT \(purchaseColumns) FROM purchases WHERE \(contains)
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE \(contains)
             ORDER BY delivered_at DESC, transaction_id DESC
             LIMIT ?
             """,
