@@ -175,14 +175,12 @@ extension PurchaseServer {
             }
             try RequestField.identifier(body.playerId, .playerId)
             try RequestField.items(body.grants)
-            try RequestField.check(body.reason, "reason", length: 1...1_024)
-            try RequestField.check(body.actor, "actor", length: 0...128)
-            let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"
+            let attribution = try AdminAttribution(reason: body.reason, actor: body.actor)
             let posting: LedgerPosting
             do {
                 posting = try await self.store.grantManually(
-                    playerId: body.playerId, grants: body.grants, reason: body.reason, actor: actor,
-                    via: ManualGrantPath.adminAPI)
+                    playerId: body.playerId, grants: body.grants, reason: attribution.reason,
+                    actor: attribution.actor, via: ManualGrantPath.adminAPI)
             } catch let error as LedgerError {
                 guard case .invalidGrants(let reason) = error else { throw error }
                 throw ServerError.invalidRequest(reason)

@@ -14,15 +14,13 @@ extension PurchaseServer {
             let body = try await APIResponse.decode(SpendRequestBody.self, from: request, limit: self.bodyLimit)
             try RequestField.identifier(body.idempotencyKey, .idempotencyKey, field: "idempotencyKey")
             try RequestField.items(body.items, field: "items")
-            try RequestField.check(body.reason, "reason", length: 1...1_024)
-            try RequestField.check(body.actor, "actor", length: 0...128)
-            let actor = body.actor.flatMap { $0.isEmpty ? nil : $0 } ?? "admin"
+            let attribution = try AdminAttribution(reason: body.reason, actor: body.actor)
             let result: SpendResult
             do {
                 result = try await self.store.spend(
                     SpendRequest(
                         playerId: playerId, idempotencyKey: body.idempotencyKey, items: body.items,
-                        reason: body.reason, actor: actor))
+                        reason: attribution.reason, actor: attribution.actor))
             } catch let error as LedgerError {
                 switch error {
                 case .invalidSpend(let reason): throw ServerError.invalidRequest(reason)
