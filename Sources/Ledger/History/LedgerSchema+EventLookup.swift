@@ -1,8 +1,9 @@
 extension LedgerSchema {
     /// The history index by transaction also keyed by the event's type, so a lookup of one
-    /// transaction's events of one type (``LedgerSQL/seenBefore(transactionId:)``,
-    /// ``LedgerSQL/notificationEvents(transactionId:)``: both on every delivery) is one
-    /// index range on both databases.
+    /// transaction's events of one type (``LedgerSQL/seenBefore(transactionId:)`` on every
+    /// delivery, ``LedgerSQL/refundMovements(transactionId:)`` on every refund movement; until
+    /// migration 11 also the refund-state notices, now in `refund_notices`) is one index range
+    /// on both databases.
     ///
     /// With the index on (`transaction_id`, `created_at`, `id`), SQLite's planner (which
     /// keeps no statistics here) rated it equal to `history_events_by_type` and took the
