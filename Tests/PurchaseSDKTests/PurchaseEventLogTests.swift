@@ -36,6 +36,23 @@ import Testing
         #expect(await log.dropped == 0)
     }
 
+    @Test func aServerThatDoesNotAnswerIsAskedOncePerFlushWhateverThePlayers() async throws {
+        let transport = CannedTransport()
+        let log = PurchaseEventLog(
+            server: PurchaseServerClient(baseURL: URL(string: "http://server.test")!, transport: transport),
+            tokens: { "token-\($0)" }, batchSize: 200, capacity: 50)
+        for index in 0..<120 { await log.record(Self.event(index), playerId: "player-\(index)") }
+        #expect(await log.dropped == 70)
+        #expect(await log.flush() == 0)
+        #expect(transport.requests(to: "/v1/events").count == 1, "offline: one request, not one per player")
+        #expect(await log.queued.count == 50)
+        #expect(await log.dropped == 70, "nothing lost beyond the drops")
+
+        transport.answer(202, #"{"accepted": 1}"#)
+        #expect(await log.flush() == 120, "50 events and a notice for each of the 70 players")
+        #expect(await log.dropped == 0)
+    }
+
     @Test func aNoticeThatFailsIsCountedAgainNotDropped() async throws {
         let transport = CannedTransport()
         let log = PurchaseEventLog(

@@ -50,7 +50,10 @@ public actor PurchaseEventLog {
     public var queued: [PurchaseEvent] { queue.map(\.event) }
 
     /// Sends the queued events, per player, ``batchSize`` at a time, after any flush
-    /// already under way. Events that could not be sent stay queued; returns how many were sent.
+    /// already under way. Events that could not be sent stay queued; returns how many were
+    /// sent. When the server does not answer at all, the flush stops there: the other
+    /// players' batches would meet the same silence, and a log holding many players' events
+    /// (or their drop counts) would otherwise wait out one failed request per player.
     @discardableResult
     public func flush() async -> Int {
         let previous = lastFlush
@@ -67,6 +70,7 @@ public actor PurchaseEventLog {
         queue.removeAll()
         var sent = 0
         var unsent: [(playerId: String, event: PurchaseEvent)] = []
+        var unreachable = false
         for playerId in Set(taken.map(\.playerId)).union(droppedByPlayer.keys).sorted() {
             var events = taken.filter { $0.playerId == playerId }.map(\.event)
             let dropped = droppedByPlayer.removeValue(forKey: playerId) ?? 0
@@ -77,10 +81,15 @@ public actor PurchaseEventLog {
             }
             for start in stride(from: 0, to: events.count, by: batchSize) {
                 let batch = Array(events[start..<min(start + batchSize, events.count)])
+                guard !unreachable else {
+                    unsent += batch.map { (playerId, $0) }
+                    continue
+                }
                 do {
                     try await server.sendEvents(batch, token: try await tokens(playerId))
                     sent += batch.count
                 } catch {
+                    if case .retryable(reason: "network_error") = error as? ServerCallError { unreachable = true }
                     unsent += batch.map { (playerId, $0) }
                 }
             }
