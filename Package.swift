@@ -98,7 +98,6 @@ let package = Package(
         .target(
             name: "Ledger",
             dependencies: [
-                "AppStoreModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -15,6 +15,7 @@
 #                   is release with -enable-testing, which keeps preconditions and
 #                   overflow checks and lets the targets `@testable import` the parsers)
 #   --no-build      use the binaries already built in Fuzz/.build
+#   --build-only    build the targets and stop (CI builds them early, at low priority)
 #
 # Each target runs on a fresh copy of Corpus/<target>; prints one summary line; and the
 # script exits non-zero when any target crashed, hung or ran out of memory, naming the
@@ -27,6 +28,7 @@ timeout=10
 targets="FuzzReceiptContainer FuzzReceiptPayload FuzzCompactJWS FuzzJournalLine FuzzPlayerToken FuzzOCSP"
 work=""
 build=1
+run=1
 configuration=release
 
 while [[ $# -gt 0 ]]; do
@@ -37,7 +39,8 @@ while [[ $# -gt 0 ]]; do
         --work) work="$2"; shift 2 ;;
         --debug) configuration=debug; shift ;;
         --no-build) build=0; shift ;;
-        -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --build-only) run=0; shift ;;
+        -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -79,6 +82,7 @@ if [[ $build == 1 ]]; then
     echo "== built in $((SECONDS - started)) s"
 fi
 bin_dir="$fuzz_dir/.build/$configuration"
+[[ $run == 1 ]] || exit 0
 
 work="${work:-$fuzz_dir/.work/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$work"

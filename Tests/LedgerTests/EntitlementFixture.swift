@@ -35,14 +35,14 @@ enum EntitlementFixture {
             purchaseDate: purchaseDate,
             entitlement: EntitlementGrant(
                 entitlementId: "vip",
-                productType: ProductType.autoRenewable.rawValue,
+                productType: ProductKind.autoRenewable,
                 state: .active,
                 since: start,
                 until: purchaseDate.addingTimeInterval(month),
                 autoRenew: true,
                 autoRenewProductId: product,
-                ownership: "PURCHASED",
-                appleSignedAt: signedAt ?? purchaseDate,
+                ownership: .purchased,
+                signedAt: signedAt ?? purchaseDate,
                 reason: period == 0 ? "SUBSCRIBED" : "DID_RENEW"
             )
         )
@@ -61,13 +61,13 @@ enum EntitlementFixture {
             purchaseDate: purchaseDate,
             entitlement: EntitlementGrant(
                 entitlementId: "seasonpass",
-                productType: ProductType.nonRenewing.rawValue,
+                productType: ProductKind.nonRenewing,
                 state: .active,
                 since: purchaseDate,
                 until: nil,
                 stackSeconds: 90 * 86_400,
-                ownership: "PURCHASED",
-                appleSignedAt: purchaseDate
+                ownership: .purchased,
+                signedAt: purchaseDate
             )
         )
     }
@@ -85,12 +85,12 @@ enum EntitlementFixture {
             purchaseDate: start,
             entitlement: EntitlementGrant(
                 entitlementId: "levelpack1",
-                productType: ProductType.nonConsumable.rawValue,
+                productType: ProductKind.nonConsumable,
                 state: .active,
                 since: start,
                 until: nil,
-                ownership: "PURCHASED",
-                appleSignedAt: start
+                ownership: .purchased,
+                signedAt: start
             )
         )
     }

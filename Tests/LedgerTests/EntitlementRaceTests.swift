@@ -24,7 +24,7 @@ struct EntitlementRaceTests {
             _ = try await intruder.deliver(F.renewal("8000", period: 0))
             let update = EntitlementUpdate(
                 originalTransactionId: "8000", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
-                appleSignedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
+                signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
             interleaving.intrude {
                 let result = try await intruder.updateEntitlement(update)
                 guard case .unchanged(let entitlement) = result else {
@@ -76,7 +76,7 @@ struct EntitlementRaceTests {
                 #expect(moved.state == .expired, "the transfer read the update's change")
             }
             let expiry = EntitlementUpdate(
-                originalTransactionId: "9100", state: .expired, appleSignedAt: F.at(days: 31), reason: "EXPIRED")
+                originalTransactionId: "9100", state: .expired, signedAt: F.at(days: 31), reason: "EXPIRED")
             guard case .changed(let expired) = try await paused.updateEntitlement(expiry) else {
                 Issue.record("the update must change the entitlement")
                 return

@@ -17,7 +17,7 @@ extension EntitlementTests {
             // after the recovered period's start, arrives now.
             let late = EntitlementUpdate(
                 originalTransactionId: "7000", transactionId: "7000", state: .gracePeriod,
-                until: F.at(days: 30.5), setsUntil: true, appleSignedAt: F.at(days: 30.1),
+                until: F.at(days: 30.5), setsUntil: true, signedAt: F.at(days: 30.1),
                 reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
             guard case .unchanged(let kept) = try await store.updateEntitlement(late) else {
                 Issue.record("an update about period 0 must not change the entitlement period 1 backs")
@@ -32,7 +32,7 @@ extension EntitlementTests {
                 return
             }
             #expect(turnedOff.transactionId == "7000-1" && turnedOff.state == .active && turnedOff.autoRenew == false)
-            #expect(turnedOff.appleSignedAt == kept.appleSignedAt, "the data behind the state is still the report's")
+            #expect(turnedOff.signedAt == kept.signedAt, "the data behind the state is still the report's")
             // About the period backing it, it applies.
             var current = late
             current.transactionId = "7000-1"

@@ -31,7 +31,7 @@ extension EntitlementTests {
             _ = try await store.updateEntitlement(
                 EntitlementUpdate(
                     originalTransactionId: "a", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
-                    appleSignedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
+                    signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
             #expect(try await lapsed(at: now) == ["b", "a"], "a is lapsed again, with its new end")
             #expect(
                 try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)

@@ -19,16 +19,16 @@ struct EntitlementTests {
             #expect(entitlement.playerId == "alice")
             #expect(entitlement.entitlementId == "vip")
             #expect(entitlement.productId == "vip.monthly")
-            #expect(entitlement.productType == "Auto-Renewable Subscription")
+            #expect(entitlement.productType == .autoRenewable)
             #expect(entitlement.transactionId == "1000")
             #expect(entitlement.state == .active)
             #expect(entitlement.since == F.start)
             #expect(entitlement.until == F.start.addingTimeInterval(F.month))
             #expect(entitlement.autoRenew == true)
             #expect(entitlement.autoRenewProductId == "vip.monthly")
-            #expect(entitlement.ownership == "PURCHASED")
-            #expect(entitlement.environment == "Sandbox")
-            #expect(entitlement.appleSignedAt == F.start)
+            #expect(entitlement.ownership == .purchased)
+            #expect(entitlement.environment == .sandbox)
+            #expect(entitlement.signedAt == F.start)
             #expect(entitlement.isEntitled(at: F.at(days: 29)))
             #expect(!entitlement.isEntitled(at: F.at(days: 30)))
             #expect(try await store.entitlements(playerId: "alice") == [entitlement])
@@ -62,7 +62,7 @@ struct EntitlementTests {
             #expect(renewed.transactionId == "2000-1")
             #expect(renewed.since == F.start)
             #expect(renewed.until == F.start.addingTimeInterval(2 * F.month))
-            #expect(renewed.appleSignedAt == F.start.addingTimeInterval(F.month))
+            #expect(renewed.signedAt == F.start.addingTimeInterval(F.month))
 
             // Reported again (the device after the notification): nothing changes.
             var again = renewal
@@ -83,7 +83,7 @@ struct EntitlementTests {
             // Apple says the chain expired (signed 40 days in) before the renewal, signed
             // earlier, is delivered: the purchase goes in, the entitlement stays expired.
             let expiry = EntitlementUpdate(
-                originalTransactionId: "3000", state: .expired, autoRenew: false, appleSignedAt: F.at(days: 40),
+                originalTransactionId: "3000", state: .expired, autoRenew: false, signedAt: F.at(days: 40),
                 reason: "EXPIRED/VOLUNTARY")
             guard case .changed(let expired) = try await store.updateEntitlement(expiry) else {
                 Issue.record("the expiry must change the entitlement")
@@ -97,10 +97,10 @@ struct EntitlementTests {
 
             // An older update changes nothing; one as new that changes nothing writes nothing.
             let stale = EntitlementUpdate(
-                originalTransactionId: "3000", state: .active, appleSignedAt: F.at(days: 39), reason: "DID_RENEW")
+                originalTransactionId: "3000", state: .active, signedAt: F.at(days: 39), reason: "DID_RENEW")
             #expect(try await store.updateEntitlement(stale) == .unchanged(expired))
             var same = expiry
-            same.appleSignedAt = F.at(days: 41)
+            same.signedAt = F.at(days: 41)
             same.autoRenew = nil
             #expect(try await store.updateEntitlement(same) == .unchanged(expired))
             #expect(try await store.entitlementEvents(playerId: "alice").count == 2)
@@ -121,7 +121,7 @@ struct EntitlementTests {
             let grace = EntitlementUpdate(
                 originalTransactionId: "4000", transactionId: "4000-x", productId: "vip.premium",
                 state: .gracePeriod, until: F.at(days: 46), setsUntil: true, autoRenew: true,
-                autoRenewProductId: "vip.premium", appleSignedAt: F.at(days: 30),
+                autoRenewProductId: "vip.premium", signedAt: F.at(days: 30),
                 reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
             guard case .changed(let changed) = try await store.updateEntitlement(grace) else {
                 Issue.record("expected a change")
@@ -136,7 +136,7 @@ struct EntitlementTests {
             #expect(!changed.isEntitled(at: F.at(days: 46)))
             let refund = EntitlementUpdate(
                 originalTransactionId: "4000", state: .refunded, until: nil, setsUntil: true,
-                appleSignedAt: F.at(days: 31), reason: "REFUND")
+                signedAt: F.at(days: 31), reason: "REFUND")
             guard case .changed(let refunded) = try await store.updateEntitlement(refund) else {
                 Issue.record("expected a change")
                 return
@@ -145,7 +145,7 @@ struct EntitlementTests {
             #expect(!refunded.isEntitled(at: F.at(days: 31)))
             #expect(refunded.transactionId == "4000-x", "nil keeps the backing transaction")
             let missing = EntitlementUpdate(
-                originalTransactionId: "nope", state: .expired, appleSignedAt: F.start, reason: "EXPIRED")
+                originalTransactionId: "nope", state: .expired, signedAt: F.start, reason: "EXPIRED")
             #expect(try await store.updateEntitlement(missing) == .unknown)
             let detail = try await store.entitlementEvents(playerId: "alice").last?.detail
             #expect(detail?["state"] == "refunded")
@@ -179,7 +179,7 @@ struct EntitlementTests {
             // A refunded pass no longer extends the next one.
             _ = try await store.updateEntitlement(
                 EntitlementUpdate(
-                    originalTransactionId: "s3", state: .refunded, appleSignedAt: F.at(days: 401), reason: "REFUND"))
+                    originalTransactionId: "s3", state: .refunded, signedAt: F.at(days: 401), reason: "REFUND"))
             _ = try await store.deliver(F.seasonPass("s4", purchaseDate: F.at(days: 402)))
             #expect(
                 try await store.entitlement(originalTransactionId: "s4")?.until
@@ -217,11 +217,11 @@ struct EntitlementTests {
             _ = try await store.updateEntitlement(  // grace until day 46
                 EntitlementUpdate(
                     originalTransactionId: "b", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
-                    appleSignedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
+                    signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
             _ = try await store.deliver(F.renewal("c", period: 0, player: "carol"))
             _ = try await store.updateEntitlement(  // expired: not lapsed, settled
                 EntitlementUpdate(
-                    originalTransactionId: "c", state: .expired, appleSignedAt: F.at(days: 31), reason: "EXPIRED"))
+                    originalTransactionId: "c", state: .expired, signedAt: F.at(days: 31), reason: "EXPIRED"))
             _ = try await store.deliver(F.seasonPass("s", purchaseDate: F.start))  // non-renewing, ends day 90
             _ = try await store.deliver(F.levelPack("l"))  // permanent
 

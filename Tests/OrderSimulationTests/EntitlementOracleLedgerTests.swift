@@ -23,9 +23,9 @@ import Testing
             productId: "vip.monthly", environment: .sandbox, source: .notification, grants: [:],
             purchaseDate: purchase,
             entitlement: EntitlementGrant(
-                entitlementId: "vip", productType: ProductType.autoRenewable.rawValue, state: .active, since: start,
+                entitlementId: "vip", productType: ProductKind.autoRenewable, state: .active, since: start,
                 until: purchase.addingTimeInterval(Self.period), autoRenew: true, autoRenewProductId: "vip.monthly",
-                ownership: "PURCHASED", appleSignedAt: purchase, reason: period == 0 ? "SUBSCRIBED" : "DID_RENEW"))
+                ownership: .purchased, signedAt: purchase, reason: period == 0 ? "SUBSCRIBED" : "DID_RENEW"))
     }
 
     private static func periods(start: Date) -> [PaidPeriod] {
@@ -74,7 +74,7 @@ import Testing
                 EntitlementUpdate(
                     originalTransactionId: "vip-chain", state: .active,
                     until: appleEnd.addingTimeInterval(30 * Self.day),
-                    setsUntil: true, appleSignedAt: appleEnd, reason: "test: broken ledger"))
+                    setsUntil: true, signedAt: appleEnd, reason: "test: broken ledger"))
             guard case .changed = extended else {
                 Issue.record("the direct write changed nothing: \(extended)")
                 return

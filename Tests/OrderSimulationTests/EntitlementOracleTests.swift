@@ -26,10 +26,10 @@ import Testing
     ) -> Entitlement {
         Entitlement(
             originalTransactionId: chain, playerId: player, entitlementId: "vip", productId: product,
-            productType: "Auto-Renewable Subscription", transactionId: chain, state: state,
+            productType: .autoRenewable, transactionId: chain, state: state,
             since: now.addingTimeInterval(-60 * day), until: untilDays.map { now.addingTimeInterval($0 * day) },
-            autoRenew: true, autoRenewProductId: product, ownership: "PURCHASED", environment: "Sandbox",
-            appleSignedAt: now, updatedAt: now)
+            autoRenew: true, autoRenewProductId: product, ownership: .purchased, environment: .sandbox,
+            signedAt: now, updatedAt: now)
     }
 
     private func change(

@@ -62,9 +62,9 @@ import Testing
         ]
         let row = Entitlement(
             originalTransactionId: "c", playerId: "ann", entitlementId: "vip", productId: "vip.monthly",
-            productType: "Auto-Renewable Subscription", transactionId: "p2", state: .active, since: purchase(-40),
-            until: purchase(20), autoRenew: true, autoRenewProductId: "vip.monthly", ownership: "PURCHASED",
-            environment: "Sandbox", appleSignedAt: now, updatedAt: now)
+            productType: .autoRenewable, transactionId: "p2", state: .active, since: purchase(-40),
+            until: purchase(20), autoRenew: true, autoRenewProductId: "vip.monthly", ownership: .purchased,
+            environment: .sandbox, signedAt: now, updatedAt: now)
         let apple = AppleEntitlement(
             originalTransactionId: "c", status: "active", entitles: true, entitledUntil: purchase(20))
         let judge = { (history: [EntitlementChange]) in

@@ -60,9 +60,9 @@ struct EntitlementBackfillTests {
                 transactionId: "8200", originalTransactionId: "8200", playerId: "alice", productId: "seasonpass",
                 environment: .sandbox, source: .clientSignedTransaction, grants: [:], purchaseDate: recent,
                 entitlement: EntitlementGrant(
-                    entitlementId: "seasonpass", productType: ProductType.nonRenewing.rawValue, state: .active,
-                    since: recent, until: nil, stackSeconds: Int64(period) * 86_400, ownership: "PURCHASED",
-                    appleSignedAt: recent)))
+                    entitlementId: "seasonpass", productType: ProductKind.nonRenewing, state: .active,
+                    since: recent, until: nil, stackSeconds: Int64(period) * 86_400, ownership: .purchased,
+                    signedAt: recent)))
 
         #expect(try await fixture.server.backfillEntitlements() == 2)
         let ends = try await fixture.store.entitlements(playerId: "alice").reduce(into: [String: Date]()) {

@@ -1,5 +1,3 @@
-import AppStoreModel
-
 /// What the game server reports spent of a purchase's grant, for
 /// ``LedgerStore/recordConsumption(transactionId:_:reportedBy:)``.
 public enum Consumption: Sendable, Hashable {
@@ -28,7 +26,7 @@ public enum Consumption: Sendable, Hashable {
         let positive = granted.filter { $0.value > 0 }
         guard !positive.isEmpty else { throw LedgerError.invalidGrants("the purchase granted nothing") }
         let total = positive.reduce(Int64(0)) { sum, grant in
-            let product = (spent[grant.key] ?? 0).multipliedFullWidth(by: Int64(Milliunits.whole))
+            let product = (spent[grant.key] ?? 0).multipliedFullWidth(by: Int64(RefundShare.whole))
             return sum + grant.value.dividingFullWidth(product).quotient
         }
         return Int(total / Int64(positive.count))

@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 extension LedgerRules {
@@ -9,8 +8,8 @@ extension LedgerRules {
     static func consumptionPercentage(_ consumption: Consumption, granted: Grants) throws -> Int {
         switch consumption {
         case .share(let share):
-            guard (0...Milliunits.whole).contains(share) else {
-                throw LedgerError.invalidGrants("consumptionPercentage \(share) is not from 0 to \(Milliunits.whole)")
+            guard (0...RefundShare.whole).contains(share) else {
+                throw LedgerError.invalidGrants("consumptionPercentage \(share) is not from 0 to \(RefundShare.whole)")
             }
             return share
         case .spent(let spent):

@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 /// A verified transaction to deliver: the input of ``LedgerStore/deliver(_:)``.
@@ -16,8 +15,8 @@ public struct Delivery: Sendable, Hashable {
     public var productId: String
     /// The purchased quantity.
     public var quantity: Int
-    /// The App Store environment of the transaction.
-    public var environment: AppStoreEnvironment
+    /// Where the store says the transaction was made.
+    public var environment: PurchaseEnvironment
     /// Which path reported the transaction.
     public var source: DeliverySource
     /// Facts worth flagging (see ``PurchaseFlag``).
@@ -43,7 +42,7 @@ public struct Delivery: Sendable, Hashable {
         orderId: String? = nil,
         productId: String,
         quantity: Int = 1,
-        environment: AppStoreEnvironment,
+        environment: PurchaseEnvironment,
         source: DeliverySource,
         flags: Set<String> = [],
         grants: Grants,

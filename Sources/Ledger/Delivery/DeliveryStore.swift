@@ -31,7 +31,7 @@ public protocol DeliveryStore: Sendable {
     /// transaction, on the entitlement of the transaction's original transaction id: inserted
     /// for the delivery's player when absent (a stacked period's end computed under the
     /// player's stack lock); otherwise product, transaction, state, end and renewal intent
-    /// are updated when the grant's ``EntitlementGrant/appleSignedAt`` is not older than the
+    /// are updated when the grant's ``EntitlementGrant/signedAt`` is not older than the
     /// recorded one and something differs. The holder never changes here. Each change gets
     /// an ``HistoryEventType/entitlementChanged`` event and an ``EntitlementMessage``.
     func deliver(_ delivery: Delivery) async throws -> DeliveryResult

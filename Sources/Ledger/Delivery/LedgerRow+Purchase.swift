@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 extension Purchase {
@@ -12,7 +11,7 @@ extension Purchase {
             orderId: try row.text(.orderId),
             productId: try row.requiredText(.productId),
             quantity: Int(try row.requiredInteger(.quantity)),
-            environment: AppStoreEnvironment(rawValue: try row.requiredText(.environment)),
+            environment: try row.enumeration(PurchaseEnvironment.self, .environment),
             source: try row.enumeration(DeliverySource.self, .source),
             flags: Set(try LedgerJSON.decode([String].self, from: try row.requiredText(.flags), column: "flags")),
             grants: try LedgerJSON.decode(Grants.self, from: try row.requiredText(.grants), column: "grants"),

@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 /// A delivered App Store transaction, as the ledger recorded it the first time it was
@@ -17,8 +16,8 @@ public struct Purchase: Sendable, Hashable, Codable {
     public var productId: String
     /// The purchased quantity.
     public var quantity: Int
-    /// The App Store environment.
-    public var environment: AppStoreEnvironment
+    /// Where the store says the purchase was made.
+    public var environment: PurchaseEnvironment
     /// The path that delivered it first.
     public var source: DeliverySource
     /// Flags recorded at delivery (see ``PurchaseFlag``).
@@ -49,7 +48,7 @@ public struct Purchase: Sendable, Hashable, Codable {
         orderId: String?,
         productId: String,
         quantity: Int,
-        environment: AppStoreEnvironment,
+        environment: PurchaseEnvironment,
         source: DeliverySource,
         flags: Set<String>,
         grants: Grants,

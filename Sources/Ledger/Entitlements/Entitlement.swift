@@ -13,8 +13,8 @@ public struct Entitlement: Codable, Hashable, Sendable {
     public var entitlementId: String
     /// The App Store product that backs it now.
     public var productId: String
-    /// Apple's product type string (e.g. `"Auto-Renewable Subscription"`).
-    public var productType: String
+    /// What kind of product backs it.
+    public var productType: ProductKind
     /// The transaction that backs it now (the latest renewal of a chain).
     public var transactionId: String
     /// Its state, as Apple's latest signed data says.
@@ -27,12 +27,12 @@ public struct Entitlement: Codable, Hashable, Sendable {
     public var autoRenew: Bool?
     /// The product the subscription renews into (auto-renewable only).
     public var autoRenewProductId: String?
-    /// Apple's `inAppOwnershipType`: `"PURCHASED"` or `"FAMILY_SHARED"`.
-    public var ownership: String
-    /// Apple's environment string.
-    public var environment: String
-    /// Apple's `signedDate` of the data behind the state: older data never overwrites it.
-    public var appleSignedAt: Date
+    /// Whether the holder bought it or a family member shares it.
+    public var ownership: Ownership
+    /// Where the store says the purchase was made.
+    public var environment: PurchaseEnvironment
+    /// When the store signed the data behind the state (Apple's `signedDate`): older data never overwrites it.
+    public var signedAt: Date
     /// When the ledger last changed it.
     public var updatedAt: Date
 
@@ -42,16 +42,16 @@ public struct Entitlement: Codable, Hashable, Sendable {
         playerId: String,
         entitlementId: String,
         productId: String,
-        productType: String,
+        productType: ProductKind,
         transactionId: String,
         state: EntitlementState,
         since: Date,
         until: Date?,
         autoRenew: Bool?,
         autoRenewProductId: String?,
-        ownership: String,
-        environment: String,
-        appleSignedAt: Date,
+        ownership: Ownership,
+        environment: PurchaseEnvironment,
+        signedAt: Date,
         updatedAt: Date
     ) {
         self.originalTransactionId = originalTransactionId
@@ -67,7 +67,7 @@ public struct Entitlement: Codable, Hashable, Sendable {
         self.autoRenewProductId = autoRenewProductId
         self.ownership = ownership
         self.environment = environment
-        self.appleSignedAt = appleSignedAt
+        self.signedAt = signedAt
         self.updatedAt = updatedAt
     }
 

@@ -5,8 +5,8 @@ import Foundation
 public struct EntitlementGrant: Codable, Hashable, Sendable {
     /// What the product unlocks.
     public var entitlementId: String
-    /// Apple's product type string.
-    public var productType: String
+    /// What kind of product it is.
+    public var productType: ProductKind
     /// The state Apple's data gives it.
     public var state: EntitlementState
     /// The first purchase of the chain (Apple's `originalPurchaseDate`).
@@ -23,10 +23,10 @@ public struct EntitlementGrant: Codable, Hashable, Sendable {
     public var autoRenew: Bool?
     /// The product the subscription renews into (auto-renewable only).
     public var autoRenewProductId: String?
-    /// Apple's `inAppOwnershipType`.
-    public var ownership: String
-    /// Apple's `signedDate` of the data the grant is derived from.
-    public var appleSignedAt: Date
+    /// Whether the holder bought it or a family member shares it.
+    public var ownership: Ownership
+    /// When the store signed the data the grant is derived from (Apple's `signedDate`).
+    public var signedAt: Date
     /// Why, for the history and the webhook (e.g. the notification's type, `"DID_RENEW"`);
     /// `nil` names the delivery's source instead.
     public var reason: String?
@@ -34,15 +34,15 @@ public struct EntitlementGrant: Codable, Hashable, Sendable {
     /// Creates a grant.
     public init(
         entitlementId: String,
-        productType: String,
+        productType: ProductKind,
         state: EntitlementState,
         since: Date,
         until: Date?,
         stackSeconds: Int64? = nil,
         autoRenew: Bool? = nil,
         autoRenewProductId: String? = nil,
-        ownership: String,
-        appleSignedAt: Date,
+        ownership: Ownership,
+        signedAt: Date,
         reason: String? = nil
     ) {
         self.entitlementId = entitlementId
@@ -54,7 +54,7 @@ public struct EntitlementGrant: Codable, Hashable, Sendable {
         self.autoRenew = autoRenew
         self.autoRenewProductId = autoRenewProductId
         self.ownership = ownership
-        self.appleSignedAt = appleSignedAt
+        self.signedAt = signedAt
         self.reason = reason
     }
 }

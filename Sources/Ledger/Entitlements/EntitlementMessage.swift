@@ -50,9 +50,9 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
         until = entitlement.until?.ledgerMilliseconds
         transactionId = entitlement.transactionId
         originalTransactionId = entitlement.originalTransactionId
-        ownership = entitlement.ownership
+        ownership = entitlement.ownership.rawValue
         self.reason = reason
-        appleSignedDate = entitlement.appleSignedAt.ledgerMilliseconds
+        appleSignedDate = entitlement.signedAt.ledgerMilliseconds
     }
 
     /// The key of a change:
@@ -62,7 +62,7 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
     public static func idempotencyKey(of entitlement: Entitlement) -> String {
         let until = entitlement.until.map { String($0.ledgerMilliseconds) } ?? "permanent"
         return "entitlement:\(entitlement.originalTransactionId):\(entitlement.playerId):"
-            + "\(entitlement.appleSignedAt.ledgerMilliseconds):\(entitlement.state.rawValue):"
+            + "\(entitlement.signedAt.ledgerMilliseconds):\(entitlement.state.rawValue):"
             + "\(entitlement.transactionId):\(until)"
     }
 

@@ -17,7 +17,7 @@ public protocol EntitlementStore: Sendable {
     /// The entitlement of this original transaction.
     func entitlement(originalTransactionId: String) async throws -> Entitlement?
 
-    /// Applies `update` when its ``EntitlementUpdate/appleSignedAt`` is not older than the
+    /// Applies `update` when its ``EntitlementUpdate/signedAt`` is not older than the
     /// recorded data, it is not about a transaction bought before the one backing the
     /// entitlement (both delivered), and it changes something;
     /// ``EntitlementChangeResult/unchanged(_:)`` (nothing written) otherwise.

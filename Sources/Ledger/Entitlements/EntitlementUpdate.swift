@@ -19,9 +19,9 @@ public struct EntitlementUpdate: Codable, Hashable, Sendable {
     public var autoRenew: Bool?
     /// The product the subscription renews into; `nil` keeps the recorded one.
     public var autoRenewProductId: String?
-    /// Apple's `signedDate` of the data: an update older than the recorded data changes
+    /// When the store signed the data (Apple's `signedDate`): an update older than the recorded data changes
     /// nothing.
-    public var appleSignedAt: Date
+    public var signedAt: Date
     /// Why (the notification's type and subtype, or `"reconciler"`), for the history and
     /// the webhook.
     public var reason: String
@@ -36,7 +36,7 @@ public struct EntitlementUpdate: Codable, Hashable, Sendable {
         setsUntil: Bool = false,
         autoRenew: Bool? = nil,
         autoRenewProductId: String? = nil,
-        appleSignedAt: Date,
+        signedAt: Date,
         reason: String
     ) {
         self.originalTransactionId = originalTransactionId
@@ -47,7 +47,7 @@ public struct EntitlementUpdate: Codable, Hashable, Sendable {
         self.setsUntil = setsUntil
         self.autoRenew = autoRenew
         self.autoRenewProductId = autoRenewProductId
-        self.appleSignedAt = appleSignedAt
+        self.signedAt = signedAt
         self.reason = reason
     }
 }

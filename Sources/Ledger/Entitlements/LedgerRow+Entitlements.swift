@@ -15,16 +15,16 @@ extension Entitlement {
             playerId: try row.requiredText("player_id"),
             entitlementId: try row.requiredText("entitlement_id"),
             productId: try row.requiredText("product_id"),
-            productType: try row.requiredText("product_type"),
+            productType: try row.enumeration(ProductKind.self, "product_type"),
             transactionId: try row.requiredText("transaction_id"),
             state: try row.enumeration(EntitlementState.self, "state"),
             since: try row.requiredTimestamp("starts_at"),
             until: try row.timestamp("ends_at"),
             autoRenew: autoRenew,
             autoRenewProductId: try row.text("auto_renew_product_id"),
-            ownership: try row.requiredText("ownership"),
-            environment: try row.requiredText("environment"),
-            appleSignedAt: try row.requiredTimestamp("apple_signed_at"),
+            ownership: try row.enumeration(Ownership.self, "ownership"),
+            environment: try row.enumeration(PurchaseEnvironment.self, "environment"),
+            signedAt: try row.requiredTimestamp("apple_signed_at"),
             updatedAt: try row.requiredTimestamp("updated_at")
         )
     }

@@ -26,11 +26,11 @@ extension LedgerSQL {
             """,
             [
                 .text(entitlement.originalTransactionId), .text(entitlement.playerId),
-                .text(entitlement.entitlementId), .text(entitlement.productId), .text(entitlement.productType),
+                .text(entitlement.entitlementId), .text(entitlement.productId), .text(entitlement.productType.rawValue),
                 .text(entitlement.transactionId), .text(entitlement.state.rawValue), .timestamp(entitlement.since),
                 .optional(entitlement.until), .optional(entitlement.autoRenew),
-                .optional(entitlement.autoRenewProductId), .text(entitlement.ownership),
-                .text(entitlement.environment), .timestamp(entitlement.appleSignedAt),
+                .optional(entitlement.autoRenewProductId), .text(entitlement.ownership.rawValue),
+                .text(entitlement.environment.rawValue), .timestamp(entitlement.signedAt),
                 .timestamp(entitlement.updatedAt),
             ]
         )
@@ -51,7 +51,7 @@ extension LedgerSQL {
             [
                 .text(entitlement.playerId), .text(entitlement.productId), .text(entitlement.transactionId),
                 .text(entitlement.state.rawValue), .optional(entitlement.until), .optional(entitlement.autoRenew),
-                .optional(entitlement.autoRenewProductId), .timestamp(entitlement.appleSignedAt),
+                .optional(entitlement.autoRenewProductId), .timestamp(entitlement.signedAt),
                 .timestamp(entitlement.updatedAt), .text(entitlement.originalTransactionId),
             ]
         )
@@ -80,7 +80,7 @@ extension LedgerSQL {
 
     /// Entitling entitlements of `productType` whose end is before `date` and whose recheck
     /// is due by then, oldest end first.
-    static func lapsedEntitlements(productType: String, before date: Date, limit: Int) -> LedgerStatement {
+    static func lapsedEntitlements(productType: ProductKind, before date: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
             SELECT \(entitlementColumns) FROM entitlements
@@ -89,7 +89,7 @@ extension LedgerSQL {
             ORDER BY ends_at, original_transaction_id
             LIMIT ?
             """,
-            [.timestamp(date), .text(productType), .timestamp(date), .integer(Int64(max(limit, 0)))]
+            [.timestamp(date), .text(productType.rawValue), .timestamp(date), .integer(Int64(max(limit, 0)))]
         )
     }
 
@@ -122,10 +122,10 @@ extension LedgerSQL {
     /// The latest end (as `ends_at`, NULL when none) of the player's entitling
     /// entitlements of this id and product type: where a stacked period starts. With
     /// `purchasedBy`, only of those whose backing purchase was bought no later.
-    static func latestStackedEnd(playerId: String, entitlementId: String, productType: String, purchasedBy: Date?)
+    static func latestStackedEnd(playerId: String, entitlementId: String, productType: ProductKind, purchasedBy: Date?)
         -> LedgerStatement
     {
-        var arguments: [SQLArgument] = [.text(playerId), .text(entitlementId), .text(productType)]
+        var arguments: [SQLArgument] = [.text(playerId), .text(entitlementId), .text(productType.rawValue)]
         var bought = ""
         if let purchasedBy {
             bought = """

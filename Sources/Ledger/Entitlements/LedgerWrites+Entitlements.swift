@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 extension LedgerWrites {
@@ -115,7 +114,7 @@ extension LedgerWrites {
     ) -> LedgerOperation<EntitlementChangeResult> {
         lockedEntitlement(update.originalTransactionId, dialect: dialect).then { existing in
             guard let existing else { return .done(.unknown) }
-            guard update.appleSignedAt >= existing.appleSignedAt else { return .done(.unchanged(existing)) }
+            guard update.signedAt >= existing.signedAt else { return .done(.unchanged(existing)) }
             guard let transactionId = update.transactionId else { return apply(update, to: existing, at: now) }
             return isEarlierPurchase(transactionId, than: existing).then { earlier in
                 earlier ? applyRenewalIntent(of: update, to: existing, at: now) : apply(update, to: existing, at: now)
@@ -151,7 +150,7 @@ extension LedgerWrites {
         var changed = existing
         changed.autoRenew = update.autoRenew ?? existing.autoRenew
         changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
-        return write(changed, over: existing, signedAt: existing.appleSignedAt, reason: update.reason, at: now)
+        return write(changed, over: existing, signedAt: existing.signedAt, reason: update.reason, at: now)
             .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
     }
 
@@ -166,7 +165,7 @@ extension LedgerWrites {
         if update.setsUntil { changed.until = update.until }
         changed.autoRenew = update.autoRenew ?? existing.autoRenew
         changed.autoRenewProductId = update.autoRenewProductId ?? existing.autoRenewProductId
-        return write(changed, over: existing, signedAt: update.appleSignedAt, reason: update.reason, at: now)
+        return write(changed, over: existing, signedAt: update.signedAt, reason: update.reason, at: now)
             .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
     }
 
@@ -258,8 +257,8 @@ extension LedgerWrites {
             autoRenew: grant.autoRenew,
             autoRenewProductId: grant.autoRenewProductId,
             ownership: grant.ownership,
-            environment: purchase.environment.rawValue,
-            appleSignedAt: grant.appleSignedAt.ledgerNormalized,
+            environment: purchase.environment,
+            signedAt: grant.signedAt.ledgerNormalized,
             updatedAt: now
         )
         guard let stackSeconds = grant.stackSeconds else { return .done(entitlement) }
@@ -297,8 +296,8 @@ extension LedgerWrites {
         reason: String,
         at now: Date
     ) -> LedgerOperation<Void> {
-        let signedAt = grant.appleSignedAt.ledgerNormalized
-        guard signedAt >= existing.appleSignedAt else { return .done(()) }
+        let signedAt = grant.signedAt.ledgerNormalized
+        guard signedAt >= existing.signedAt else { return .done(()) }
         var changed = existing
         changed.productId = purchase.productId
         changed.transactionId = purchase.transactionId
@@ -326,10 +325,10 @@ extension LedgerWrites {
         at now: Date
     ) -> LedgerOperation<Entitlement?> {
         var changed = changed
-        changed.appleSignedAt = existing.appleSignedAt
+        changed.signedAt = existing.signedAt
         changed.updatedAt = existing.updatedAt
         guard changed != existing else { return .done(nil) }
-        changed.appleSignedAt = signedAt.ledgerNormalized
+        changed.signedAt = signedAt.ledgerNormalized
         changed.updatedAt = now
         let originalTransactionId = changed.originalTransactionId
         return LedgerOperation.first(LedgerSQL.updateEntitlement(changed), Entitlement.init(row:)).then { written in
@@ -353,7 +352,7 @@ extension LedgerWrites {
             "entitlementId": entitlement.entitlementId,
             "productId": entitlement.productId,
             "state": entitlement.state.rawValue,
-            "appleSignedDate": String(entitlement.appleSignedAt.ledgerMilliseconds),
+            "appleSignedDate": String(entitlement.signedAt.ledgerMilliseconds),
             "reason": reason,
         ]
         detail["previousState"] = previous?.state.rawValue

@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 extension SQLLedgerStore {
@@ -15,7 +14,7 @@ extension SQLLedgerStore {
 
     public func updateEntitlement(_ update: EntitlementUpdate) async throws -> EntitlementChangeResult {
         var update = update
-        update.appleSignedAt = update.appleSignedAt.ledgerNormalized
+        update.signedAt = update.signedAt.ledgerNormalized
         update.until = update.until?.ledgerNormalized
         return try await write(LedgerWrites.updateEntitlement(update, dialect: dialect, at: now))
     }
@@ -32,7 +31,7 @@ extension SQLLedgerStore {
     public func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement] {
         guard limit > 0 else { return [] }
         let statement = LedgerSQL.lapsedEntitlements(
-            productType: ProductType.autoRenewable.rawValue, before: date.ledgerNormalized, limit: limit)
+            productType: .autoRenewable, before: date.ledgerNormalized, limit: limit)
         return try await read(.rows(statement, Entitlement.init(row:)))
     }
 

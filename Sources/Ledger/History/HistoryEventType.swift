@@ -1,13 +1,30 @@
-import AppStoreModel
-
 /// The kind of a ``HistoryEvent``: a stable, machine-readable string. Open: any string is
 /// a valid type, so the purchase server can record its own (e.g. a rejection reason).
-public struct HistoryEventType: OpenEnumeration, ExpressibleByStringLiteral {
+public struct HistoryEventType: RawRepresentable, Hashable, Codable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The stable string.
     public var rawValue: String
 
     /// Creates a type from its string.
     public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates a type from a string literal.
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+
+    /// Decodes the type from its string.
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the type as its string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The stable string.
+    public var description: String { rawValue }
 
     /// An order was created (written by ``LedgerStore/createOrder(_:)``).
     public static let orderCreated: HistoryEventType = "order_created"

@@ -1,5 +1,3 @@
-import AppStoreModel
-
 /// The ledger's one rounding rule for refunds of part of a purchase.
 ///
 /// Apple states how much of a transaction it refunded in milliunits
@@ -15,7 +13,7 @@ import AppStoreModel
 ///   restores exactly what was taken.
 public enum RefundShare {
     /// The whole purchase, in milliunits.
-    public static let whole = Milliunits.whole
+    public static let whole = 100_000
 
     /// What a refunded `share` (milliunits, clamped to 0...``whole``) takes back of a
     /// positive `amount`: `⌊amount × share / 100,000⌋`, computed without overflow.

@@ -1,4 +1,3 @@
-import AppStoreModel
 import Foundation
 
 extension LedgerEntry {

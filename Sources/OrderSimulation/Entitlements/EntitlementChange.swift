@@ -22,7 +22,7 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
     /// Why: the notification's type and subtype, `reconciler`, a delivery's source.
     public var reason: String?
     /// When Apple signed the data the change applied.
-    public var appleSignedAt: Date?
+    public var signedAt: Date?
     /// The history event's id: the order in which changes of one chain were written (each
     /// writes under the chain's lock), which ``at`` (the time its transaction began) is not.
     public var sequence: Int64?
@@ -30,7 +30,7 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
     /// Creates a change.
     public init(
         playerId: String, originalTransactionId: String, productId: String? = nil, transactionId: String? = nil,
-        state: EntitlementState, until: Date?, at: Date, reason: String? = nil, appleSignedAt: Date? = nil,
+        state: EntitlementState, until: Date?, at: Date, reason: String? = nil, signedAt: Date? = nil,
         sequence: Int64? = nil
     ) {
         self.playerId = playerId
@@ -41,7 +41,7 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
         self.until = until
         self.at = at
         self.reason = reason
-        self.appleSignedAt = appleSignedAt
+        self.signedAt = signedAt
         self.sequence = sequence
     }
 
@@ -62,7 +62,7 @@ public struct EntitlementChange: Codable, Hashable, Sendable {
             playerId: playerId, originalTransactionId: originalTransactionId, productId: event.detail["productId"],
             transactionId: event.transactionId, state: state, until: until, at: event.createdAt,
             reason: event.detail["reason"],
-            appleSignedAt: event.detail["appleSignedDate"].flatMap(Int64.init).map {
+            signedAt: event.detail["appleSignedDate"].flatMap(Int64.init).map {
                 Date(timeIntervalSince1970: Double($0) / 1000)
             }, sequence: event.id)
     }

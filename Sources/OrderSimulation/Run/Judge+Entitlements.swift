@@ -160,7 +160,7 @@ extension Judge {
             let until = change.until.map { "until \($0.ms)" } ?? "forever"
             let why = [
                 change.sequence.map { "#\($0)" }, change.transactionId.map { "transaction \($0)" }, change.reason,
-                change.appleSignedAt.map { "signed \($0.ms)" },
+                change.signedAt.map { "signed \($0.ms)" },
             ]
             .compactMap { $0 }.joined(separator: ", ")
             lines.append(

@@ -29,10 +29,10 @@ struct EntitlementBody: Codable, Hashable, Sendable {
         until = entitlement.until?.apiMilliseconds
         autoRenew = entitlement.autoRenew
         autoRenewProductId = entitlement.autoRenewProductId
-        ownership = entitlement.ownership
+        ownership = entitlement.ownership.rawValue
         transactionId = entitlement.transactionId
         originalTransactionId = entitlement.originalTransactionId
-        environment = entitlement.environment
+        environment = entitlement.environment.rawValue
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -19,12 +19,14 @@ extension PurchaseDeliverer {
     func entitlementGrant(
         for transaction: VerifiedTransaction, product: CatalogProduct, evidence: SubscriptionEvidence?
     ) -> EntitlementGrant? {
-        guard let entitlementId = product.entitlement, !transaction.isUpgraded else { return nil }
+        guard let entitlementId = product.entitlement, let kind = ProductKind(apple: product.type),
+            !transaction.isUpgraded
+        else { return nil }
         var grant = EntitlementGrant(
-            entitlementId: entitlementId, productType: product.type.rawValue, state: .active,
+            entitlementId: entitlementId, productType: kind, state: .active,
             since: transaction.originalPurchaseDate ?? transaction.purchaseDate, until: nil,
             ownership: transaction.ownership,
-            appleSignedAt: evidence?.appleSignedAt(for: transaction) ?? transaction.purchaseDate,
+            signedAt: evidence?.signedAt(for: transaction) ?? transaction.purchaseDate,
             reason: evidence?.reason)
         switch product.type {
         case .nonRenewing:

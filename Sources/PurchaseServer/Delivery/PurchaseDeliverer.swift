@@ -98,7 +98,7 @@ struct PurchaseDeliverer: Sendable {
     /// The flags the deployment puts on any transaction: a sandbox purchase reaching a
     /// production server is flagged ``PurchaseFlag/sandboxInProduction``.
     private func environmentFlags(_ transaction: VerifiedTransaction) -> Set<String> {
-        deploymentEnvironment == .production && transaction.environment != .production
+        PurchaseEnvironment(apple: deploymentEnvironment) == .production && transaction.environment != .production
             ? [PurchaseFlag.sandboxInProduction] : []
     }
 

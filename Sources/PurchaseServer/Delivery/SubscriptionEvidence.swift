@@ -30,7 +30,7 @@ struct SubscriptionEvidence: Sendable {
     /// `expiresDate`: billing retry with a grace period Apple states is `grace_period`
     /// until the grace period's end; billing retry without one is `billing_retry`; a status
     /// of expired (2) is `expired`; otherwise `active` until `expiresDate`.
-    func standing(expiresDate: Date?, ownership: String) -> Standing {
+    func standing(expiresDate: Date?, ownership: Ownership) -> Standing {
         let renewal = renewalInfo
         var standing = Standing(
             state: .active, until: expiresDate,
@@ -46,7 +46,7 @@ struct SubscriptionEvidence: Sendable {
         case .expired?:
             standing.state = .expired
         case .revoked?:
-            standing.state = ownership == InAppOwnershipType.familyShared.rawValue ? .revoked : .refunded
+            standing.state = ownership == .familyShared ? .revoked : .refunded
         default:
             if renewal?.isInBillingRetryPeriod == true {
                 if let grace, grace > (expiresDate ?? .distantPast) {
@@ -65,7 +65,7 @@ struct SubscriptionEvidence: Sendable {
 
     /// When Apple signed the evidence about `transaction`: ``signedAt``, else the later of
     /// the renewal info's and the transaction's signing dates.
-    func appleSignedAt(for transaction: VerifiedTransaction) -> Date {
+    func signedAt(for transaction: VerifiedTransaction) -> Date {
         if let signedAt { return signedAt }
         guard let renewalSigned = renewalInfo?.signedDateValue else { return transaction.signedDate }
         return max(renewalSigned, transaction.signedDate)

@@ -14,7 +14,7 @@ extension NotificationIntake {
         evidence: SubscriptionEvidence, source: DeliverySource
     ) async throws {
         guard let entitlement = try await store.entitlement(originalTransactionId: transaction.originalTransactionId),
-            entitlement.productType == ProductType.autoRenewable.rawValue
+            entitlement.productType == .autoRenewable
         else { return }
         if transaction.transactionId != entitlement.transactionId,
             try await store.purchase(transactionId: transaction.transactionId) == nil
@@ -61,7 +61,7 @@ extension NotificationIntake {
         // Naming the transaction lets the ledger drop it if a later period committed since.
         let update = EntitlementUpdate(
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
-            state: state, appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
+            state: state, signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
     }
 
@@ -78,7 +78,7 @@ extension NotificationIntake {
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: ends.map { $0 > Date() } ?? true ? .active : .expired,
             until: transaction.expiresDate, setsUntil: transaction.expiresDate != nil,
-            appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
+            signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
     }
 
@@ -90,7 +90,7 @@ extension NotificationIntake {
             originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
             productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
             autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,
-            appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
+            signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
     }
 }

@@ -64,15 +64,17 @@ actor EntitlementBackfill {
     /// What the purchase's product unlocks, from the ledger's record of it; `nil` for a
     /// product that unlocks nothing (any more).
     private func grant(for purchase: Purchase) async throws -> EntitlementGrant? {
-        guard let product = catalog.product(purchase.productId), let entitlementId = product.entitlement else {
+        guard let product = catalog.product(purchase.productId), let entitlementId = product.entitlement,
+            let kind = ProductKind(apple: product.type)
+        else {
             return nil
         }
         let first = try await store.purchase(transactionId: purchase.originalTransactionId)
         var grant = EntitlementGrant(
-            entitlementId: entitlementId, productType: product.type.rawValue,
+            entitlementId: entitlementId, productType: kind,
             state: purchase.status == .refunded ? .refunded : .active,
-            since: first?.purchaseDate ?? purchase.purchaseDate, until: nil, ownership: "PURCHASED",
-            appleSignedAt: purchase.purchaseDate, reason: "backfill")
+            since: first?.purchaseDate ?? purchase.purchaseDate, until: nil, ownership: .purchased,
+            signedAt: purchase.purchaseDate, reason: "backfill")
         switch product.type {
         case .nonRenewing:
             grant.stackSeconds = Int64(product.periodDays ?? 0) * 86_400

@@ -84,7 +84,7 @@ extension Reconciler {
             originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
             productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
             autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,
-            appleSignedAt: evidence.appleSignedAt(for: transaction), reason: evidence.reason)
+            signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         if case .changed = try await store.updateEntitlement(update) { changed = true }
         return changed
     }

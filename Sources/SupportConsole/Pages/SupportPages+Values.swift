@@ -14,7 +14,7 @@ extension SupportPages {
             "state": state.rawValue, "stateLabel": label("entitlement_state_", state.rawValue, caller),
             "entitled": entitled, "since": ConsoleFormat.date(entitlement.since),
             "until": entitlement.until.map { ConsoleFormat.date($0) } ?? text("entitlement_permanent", caller),
-            "ownership": entitlement.ownership, "isFamilyShared": entitlement.ownership == "FAMILY_SHARED",
+            "ownership": entitlement.ownership.rawValue, "isFamilyShared": entitlement.ownership == .familyShared,
             "transactionId": entitlement.transactionId,
             "transactionHref": ConsoleLinks.transaction(entitlement.transactionId),
         ]
