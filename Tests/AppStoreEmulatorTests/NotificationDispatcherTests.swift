@@ -558,8 +558,8 @@ struct NotificationDispatcherTests {
         )
         #expect(HTTPNotificationTransport.sendAttemptResult(for: CancellationError()) == .other)
         #expect(HTTPNotificationTransport.timeout(forTimeScale: 1) == .seconds(10))
-        #expect(HTTPNotificationTransport.timeout(forTimeScale: 0.5) == .seconds(5))
-        #expect(HTTPNotificationTransport.timeout(forTimeScale: 0.0001) == .seconds(5))
+        #expect(HTTPNotificationTransport.timeout(forTimeScale: 0.5) == .seconds(15))
+        #expect(HTTPNotificationTransport.timeout(forTimeScale: 0.0001) == .seconds(15))
     }
 }
 

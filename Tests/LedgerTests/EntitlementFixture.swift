@@ -25,6 +25,7 @@ enum EntitlementFixture {
     ) -> Delivery {
         let purchaseDate = start.addingTimeInterval(Double(period) * month)
         return Delivery(
+            store: .appStore,
             transactionId: period == 0 ? originalTransactionId : "\(originalTransactionId)-\(period)",
             originalTransactionId: originalTransactionId,
             playerId: player,
@@ -51,6 +52,7 @@ enum EntitlementFixture {
     /// A 90-day season pass bought by `player` on `purchaseDate`.
     static func seasonPass(_ transactionId: String, player: String = "alice", purchaseDate: Date) -> Delivery {
         Delivery(
+            store: .appStore,
             transactionId: transactionId,
             originalTransactionId: transactionId,
             playerId: player,
@@ -75,6 +77,7 @@ enum EntitlementFixture {
     /// A level pack (non-consumable) bought by `player`.
     static func levelPack(_ transactionId: String, player: String = "alice") -> Delivery {
         Delivery(
+            store: .appStore,
             transactionId: transactionId,
             originalTransactionId: transactionId,
             playerId: player,

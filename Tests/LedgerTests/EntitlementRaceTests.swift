@@ -23,6 +23,7 @@ struct EntitlementRaceTests {
             paused, intruder, interleaving in
             _ = try await intruder.deliver(F.renewal("8000", period: 0))
             let update = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "8000", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
                 signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
             interleaving.intrude {
@@ -56,7 +57,9 @@ struct EntitlementRaceTests {
             }
             #expect(try await paused.deliver(renewal).isFirstDelivery)
             try await Self.expectOneChange(paused, interleaving, "9000", state: .active)
-            #expect(try await paused.entitlement(originalTransactionId: "9000")?.transactionId == "9000-1")
+            #expect(
+                try await paused.entitlement(store: .appStore, originalTransactionId: "9000")?.transactionId == "9000-1"
+            )
         }
     }
 
@@ -67,7 +70,7 @@ struct EntitlementRaceTests {
             _ = try await intruder.deliver(F.renewal("9100", period: 0))
             interleaving.intrude {
                 let result = try await intruder.transferEntitlement(
-                    originalTransactionId: "9100", to: "bob", reason: "restore", actor: nil)
+                    store: .appStore, originalTransactionId: "9100", to: "bob", reason: "restore", actor: nil)
                 guard case .transferred(let from, let moved) = result else {
                     Issue.record("expected a transfer, got \(result)")
                     return
@@ -76,6 +79,7 @@ struct EntitlementRaceTests {
                 #expect(moved.state == .expired, "the transfer read the update's change")
             }
             let expiry = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "9100", state: .expired, signedAt: F.at(days: 31), reason: "EXPIRED")
             guard case .changed(let expired) = try await paused.updateEntitlement(expiry) else {
                 Issue.record("the update must change the entitlement")
@@ -84,7 +88,7 @@ struct EntitlementRaceTests {
             #expect(expired.playerId == "alice")
             try await interleaving.intruderResult()
             #expect(interleaving.intrusion == .waited, "the intruder must wait for the paused transaction")
-            let end = try #require(try await paused.entitlement(originalTransactionId: "9100"))
+            let end = try #require(try await paused.entitlement(store: .appStore, originalTransactionId: "9100"))
             #expect(end.playerId == "bob")
             #expect(end.state == .expired)
         }
@@ -103,9 +107,10 @@ struct EntitlementRaceTests {
             #expect(interleaving.intrusion == .waited, "the intruder must wait for the paused transaction")
             let period: TimeInterval = 90 * F.day
             #expect(
-                try await paused.entitlement(originalTransactionId: "s1")?.until == F.start.addingTimeInterval(period))
+                try await paused.entitlement(store: .appStore, originalTransactionId: "s1")?.until
+                    == F.start.addingTimeInterval(period))
             #expect(
-                try await paused.entitlement(originalTransactionId: "s2")?.until
+                try await paused.entitlement(store: .appStore, originalTransactionId: "s2")?.until
                     == F.start.addingTimeInterval(2 * period), "the second pass starts when the first ends")
         }
     }
@@ -124,7 +129,7 @@ struct EntitlementRaceTests {
             }
             #expect(try await paused.deliver(F.renewal("9200", period: 0)).isFirstDelivery)
             try await interleaving.intruderResult()
-            let end = try #require(try await paused.entitlement(originalTransactionId: "9200"))
+            let end = try #require(try await paused.entitlement(store: .appStore, originalTransactionId: "9200"))
             #expect(end.transactionId == "9200-1")
             #expect(end.until == F.start.addingTimeInterval(2 * F.month))
             #expect(end.since == F.start)
@@ -164,11 +169,14 @@ struct EntitlementRaceTests {
             try await interleaving.intruderResult()
             let results = [alicesResult, await bobsResult.value]
             #expect(results.sorted() == ["delivered", "holder changed"], "\(results)")
-            let holder = try #require(try await paused.entitlement(originalTransactionId: "9300")).playerId
+            let holder = try #require(try await paused.entitlement(store: .appStore, originalTransactionId: "9300"))
+                .playerId
             let winner = alicesResult == "delivered" ? "alice" : "bob"
             #expect(holder == winner, "the chain is the delivered player's")
             let loser = winner == "alice" ? "9300-1" : "9300"
-            #expect(try await paused.purchase(transactionId: loser) == nil, "the refused delivery wrote nothing")
+            #expect(
+                try await paused.purchase(store: .appStore, transactionId: loser) == nil,
+                "the refused delivery wrote nothing")
         }
     }
 
@@ -190,6 +198,7 @@ struct EntitlementRaceTests {
             $0.detail["originalTransactionId"] == originalTransactionId
         }
         #expect(events.count == 2, "the insert and one change: \(events.map(\.detail))")
-        #expect(try await store.entitlement(originalTransactionId: originalTransactionId)?.state == state)
+        #expect(
+            try await store.entitlement(store: .appStore, originalTransactionId: originalTransactionId)?.state == state)
     }
 }

@@ -14,15 +14,17 @@ extension EntitlementTests {
             #expect(try await store.deliver(first).isFirstDelivery)
             // A restore moves the chain between the deliverer's read and the renewal's delivery.
             _ = try await store.transferEntitlement(
-                originalTransactionId: "5600", to: "bob", reason: "restore", actor: nil)
+                store: .appStore, originalTransactionId: "5600", to: "bob", reason: "restore", actor: nil)
 
             var stale = F.renewal("5600", period: 1, player: "alice")
             stale.boundByHolder = .player("alice")
             await #expect(throws: LedgerError.chainHolderChanged(originalTransactionId: "5600")) {
                 try await store.deliver(stale)
             }
-            #expect(try await store.purchase(transactionId: "5600-1") == nil, "nothing of it was written")
-            #expect(try await store.entitlement(originalTransactionId: "5600")?.transactionId == "5600")
+            #expect(
+                try await store.purchase(store: .appStore, transactionId: "5600-1") == nil, "nothing of it was written")
+            #expect(
+                try await store.entitlement(store: .appStore, originalTransactionId: "5600")?.transactionId == "5600")
 
             var unbound = F.renewal("5600", period: 1, player: "carol")
             unbound.boundByHolder = .nobody
@@ -34,7 +36,7 @@ extension EntitlementTests {
             rebound.boundByHolder = .player("bob")
             let result = try await store.deliver(rebound)
             #expect(result.isFirstDelivery && result.purchase.playerId == "bob")
-            let entitlement = try await store.entitlement(originalTransactionId: "5600")
+            let entitlement = try await store.entitlement(store: .appStore, originalTransactionId: "5600")
             #expect(entitlement?.playerId == "bob" && entitlement?.transactionId == "5600-1")
         }
     }

@@ -16,6 +16,7 @@ extension EntitlementTests {
             // Apple's billing failure about period 0, signed before the recovery but
             // after the recovered period's start, arrives now.
             let late = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "7000", transactionId: "7000", state: .gracePeriod,
                 until: F.at(days: 30.5), setsUntil: true, signedAt: F.at(days: 30.1),
                 reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD")
@@ -54,7 +55,7 @@ extension EntitlementTests {
             // Period 1's late notification, signed after period 2's data.
             let late = F.renewal("7100", period: 1, signedAt: F.at(days: 61))
             #expect(try await store.deliver(late).isFirstDelivery, "its purchase is recorded")
-            let entitlement = try #require(try await store.entitlement(originalTransactionId: "7100"))
+            let entitlement = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "7100"))
             #expect(entitlement.transactionId == "7100-2")
             #expect(entitlement.until == F.start.addingTimeInterval(3 * F.month))
         }

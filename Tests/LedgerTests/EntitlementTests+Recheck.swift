@@ -17,28 +17,37 @@ extension EntitlementTests {
             }
             #expect(try await lapsed(at: now) == ["a", "b"])
 
-            let first = try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)
+            let first = try await store.postponeSubscriptionCheck(
+                store: .appStore, originalTransactionId: "a", now: now)
             #expect(first == now.addingTimeInterval(60))
             #expect(try await lapsed(at: now) == ["b"], "the chain Apple did not settle no longer holds the head")
             #expect(try await lapsed(at: now.addingTimeInterval(60)) == ["a", "b"])
-            let second = try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)
+            let second = try await store.postponeSubscriptionCheck(
+                store: .appStore, originalTransactionId: "a", now: now)
             #expect(second == now.addingTimeInterval(120), "the wait doubles")
-            for _ in 0..<20 { try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now) }
-            let longest = try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)
+            for _ in 0..<20 {
+                try await store.postponeSubscriptionCheck(store: .appStore, originalTransactionId: "a", now: now)
+            }
+            let longest = try await store.postponeSubscriptionCheck(
+                store: .appStore, originalTransactionId: "a", now: now)
             #expect(longest == now.addingTimeInterval(86_400), "at most a day")
 
             // Any change of the entitlement starts over.
             _ = try await store.updateEntitlement(
                 EntitlementUpdate(
+                    store: .appStore,
                     originalTransactionId: "a", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
                     signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
             #expect(try await lapsed(at: now) == ["b", "a"], "a is lapsed again, with its new end")
             #expect(
-                try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: now)
+                try await store.postponeSubscriptionCheck(store: .appStore, originalTransactionId: "a", now: now)
                     == now.addingTimeInterval(60))
-            #expect(try await store.postponeSubscriptionCheck(originalTransactionId: "nothing", now: now) == nil)
             #expect(
-                try await store.postponeSubscriptionCheck(originalTransactionId: "a", now: F.at(days: 40)) == nil,
+                try await store.postponeSubscriptionCheck(store: .appStore, originalTransactionId: "nothing", now: now)
+                    == nil)
+            #expect(
+                try await store.postponeSubscriptionCheck(
+                    store: .appStore, originalTransactionId: "a", now: F.at(days: 40)) == nil,
                 "not lapsed then (its grace runs to day 46): nothing postponed")
         }
     }

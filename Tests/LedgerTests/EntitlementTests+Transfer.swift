@@ -11,7 +11,8 @@ extension EntitlementTests {
             _ = try await store.deliver(F.levelPack("5000", player: "alice"))
             let before = Date()
             let result = try await store.transferEntitlement(
-                originalTransactionId: "5000", to: "bob", reason: "restore", actor: "policy:transfer_to_latest")
+                store: .appStore, originalTransactionId: "5000", to: "bob", reason: "restore",
+                actor: "policy:transfer_to_latest")
             guard case .transferred(let from, let moved) = result else {
                 Issue.record("expected a transfer, got \(result)")
                 return
@@ -37,7 +38,8 @@ extension EntitlementTests {
             #expect(at >= before.addingTimeInterval(-1))
             let toBob = try #require(
                 try await store.entitlementMessage(
-                    key: EntitlementMessage.transferKey(originalTransactionId: "5000", playerId: "bob", at: at)))
+                    key: EntitlementMessage.transferKey(
+                        store: .appStore, originalTransactionId: "5000", playerId: "bob", at: at)))
             #expect(toBob.playerId == "bob")
             #expect(toBob.entitled)
             #expect(toBob.reason == "restore")
@@ -48,12 +50,13 @@ extension EntitlementTests {
             #expect(!toAlice.entitled, "the previous holder is told it lost it")
 
             let again = try await store.transferEntitlement(
-                originalTransactionId: "5000", to: "bob", reason: "restore", actor: nil)
+                store: .appStore, originalTransactionId: "5000", to: "bob", reason: "restore", actor: nil)
             #expect(again == .alreadyHeld(moved))
             #expect(try await store.entitlementEvents(playerId: "bob").count == 1, "the transfer's only")
             #expect(try await store.entitlementEvents(playerId: "alice").count == 2, "the insert's and the transfer's")
             #expect(
-                try await store.transferEntitlement(originalTransactionId: "x", to: "bob", reason: "r", actor: nil)
+                try await store.transferEntitlement(
+                    store: .appStore, originalTransactionId: "x", to: "bob", reason: "r", actor: nil)
                     == .unknown)
         }
     }
@@ -62,10 +65,11 @@ extension EntitlementTests {
     func deliveryKeepsHolder(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
             _ = try await store.deliver(F.renewal("6000", period: 0, player: "alice"))
-            _ = try await store.transferEntitlement(originalTransactionId: "6000", to: "bob", reason: "r", actor: nil)
+            _ = try await store.transferEntitlement(
+                store: .appStore, originalTransactionId: "6000", to: "bob", reason: "r", actor: nil)
             // Alice's device reports the renewal: the purchase is hers, the chain stays Bob's.
             #expect(try await store.deliver(F.renewal("6000", period: 1, player: "alice")).isFirstDelivery)
-            let entitlement = try #require(try await store.entitlement(originalTransactionId: "6000"))
+            let entitlement = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "6000"))
             #expect(entitlement.playerId == "bob")
             #expect(entitlement.transactionId == "6000-1")
             #expect(try await store.entitlementEvents(playerId: "bob").last?.type == .entitlementChanged)
@@ -83,10 +87,11 @@ extension EntitlementTests {
             let json = try #require(try JSONSerialization.jsonObject(with: outbox.payload) as? [String: Any])
             #expect(
                 Set(json.keys) == [
-                    "kind", "playerId", "entitlementId", "productId", "state", "entitled", "since", "until",
+                    "kind", "playerId", "store", "entitlementId", "productId", "state", "entitled", "since", "until",
                     "transactionId", "originalTransactionId", "ownership", "reason", "appleSignedDate",
                 ])
             #expect(json["kind"] as? String == "entitlement")
+            #expect(json["store"] as? String == "app_store")
             #expect(json["entitlementId"] as? String == "levelpack1")
             #expect(json["productId"] as? String == "levelpack1")
             #expect(json["state"] as? String == "active")

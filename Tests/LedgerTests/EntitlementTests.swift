@@ -15,7 +15,7 @@ struct EntitlementTests {
             let delivery = F.renewal("1000", period: 0)
             #expect(try await store.deliver(delivery).isFirstDelivery)
 
-            let entitlement = try #require(try await store.entitlement(originalTransactionId: "1000"))
+            let entitlement = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "1000"))
             #expect(entitlement.playerId == "alice")
             #expect(entitlement.entitlementId == "vip")
             #expect(entitlement.productId == "vip.monthly")
@@ -40,7 +40,7 @@ struct EntitlementTests {
             #expect(events.first?.detail["previousState"] == nil)
             #expect(events.first?.detail["reason"] == "SUBSCRIBED")
             #expect(events.first?.transactionId == "1000")
-            let stored = try #require(try await store.entitlement(originalTransactionId: "1000"))
+            let stored = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "1000"))
             let key = EntitlementMessage.idempotencyKey(of: stored)
             let until = Int64((try #require(stored.until)).timeIntervalSince1970 * 1000)
             #expect(key == "entitlement:1000:alice:1700000000000:active:1000:\(until)")
@@ -58,7 +58,7 @@ struct EntitlementTests {
             _ = try await store.deliver(F.renewal("2000", period: 0))
             let renewal = F.renewal("2000", period: 1)
             #expect(try await store.deliver(renewal).isFirstDelivery)
-            let renewed = try #require(try await store.entitlement(originalTransactionId: "2000"))
+            let renewed = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "2000"))
             #expect(renewed.transactionId == "2000-1")
             #expect(renewed.since == F.start)
             #expect(renewed.until == F.start.addingTimeInterval(2 * F.month))
@@ -68,7 +68,7 @@ struct EntitlementTests {
             var again = renewal
             again.source = .clientSignedTransaction
             #expect(try await store.deliver(again).isFirstDelivery == false)
-            #expect(try await store.entitlement(originalTransactionId: "2000") == renewed)
+            #expect(try await store.entitlement(store: .appStore, originalTransactionId: "2000") == renewed)
             let events = try await store.entitlementEvents(playerId: "alice")
             #expect(events.map { $0.detail["reason"] } == ["SUBSCRIBED", "DID_RENEW"])
             #expect(events.map(\.transactionId) == ["2000", "2000-1"])
@@ -83,6 +83,7 @@ struct EntitlementTests {
             // Apple says the chain expired (signed 40 days in) before the renewal, signed
             // earlier, is delivered: the purchase goes in, the entitlement stays expired.
             let expiry = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "3000", state: .expired, autoRenew: false, signedAt: F.at(days: 40),
                 reason: "EXPIRED/VOLUNTARY")
             guard case .changed(let expired) = try await store.updateEntitlement(expiry) else {
@@ -93,10 +94,11 @@ struct EntitlementTests {
             #expect(expired.autoRenew == false)
             #expect(expired.until == F.start.addingTimeInterval(F.month), "no setsUntil: the end stays")
             #expect(try await store.deliver(F.renewal("3000", period: 1)).isFirstDelivery)
-            #expect(try await store.entitlement(originalTransactionId: "3000") == expired)
+            #expect(try await store.entitlement(store: .appStore, originalTransactionId: "3000") == expired)
 
             // An older update changes nothing; one as new that changes nothing writes nothing.
             let stale = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "3000", state: .active, signedAt: F.at(days: 39), reason: "DID_RENEW")
             #expect(try await store.updateEntitlement(stale) == .unchanged(expired))
             var same = expiry
@@ -107,7 +109,7 @@ struct EntitlementTests {
 
             // A newer renewal delivery does change it again.
             _ = try await store.deliver(F.renewal("3000", period: 2))
-            let back = try #require(try await store.entitlement(originalTransactionId: "3000"))
+            let back = try #require(try await store.entitlement(store: .appStore, originalTransactionId: "3000"))
             #expect(back.state == .active)
             #expect(back.transactionId == "3000-2")
             #expect(back.until == F.start.addingTimeInterval(3 * F.month))
@@ -119,6 +121,7 @@ struct EntitlementTests {
         try await withStore(kind) { store, _ in
             _ = try await store.deliver(F.renewal("4000", period: 0))
             let grace = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "4000", transactionId: "4000-x", productId: "vip.premium",
                 state: .gracePeriod, until: F.at(days: 46), setsUntil: true, autoRenew: true,
                 autoRenewProductId: "vip.premium", signedAt: F.at(days: 30),
@@ -135,6 +138,7 @@ struct EntitlementTests {
             #expect(changed.isEntitled(at: F.at(days: 45)))
             #expect(!changed.isEntitled(at: F.at(days: 46)))
             let refund = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "4000", state: .refunded, until: nil, setsUntil: true,
                 signedAt: F.at(days: 31), reason: "REFUND")
             guard case .changed(let refunded) = try await store.updateEntitlement(refund) else {
@@ -145,6 +149,7 @@ struct EntitlementTests {
             #expect(!refunded.isEntitled(at: F.at(days: 31)))
             #expect(refunded.transactionId == "4000-x", "nil keeps the backing transaction")
             let missing = EntitlementUpdate(
+                store: .appStore,
                 originalTransactionId: "nope", state: .expired, signedAt: F.start, reason: "EXPIRED")
             #expect(try await store.updateEntitlement(missing) == .unknown)
             let detail = try await store.entitlementEvents(playerId: "alice").last?.detail
@@ -164,25 +169,27 @@ struct EntitlementTests {
             _ = try await store.deliver(F.seasonPass("s2", purchaseDate: F.at(days: 10)))
             _ = try await store.deliver(F.seasonPass("b1", player: "bob", purchaseDate: F.at(days: 20)))
             #expect(
-                try await store.entitlement(originalTransactionId: "s1")?.until == F.start.addingTimeInterval(period))
+                try await store.entitlement(store: .appStore, originalTransactionId: "s1")?.until
+                    == F.start.addingTimeInterval(period))
             #expect(
-                try await store.entitlement(originalTransactionId: "s2")?.until
+                try await store.entitlement(store: .appStore, originalTransactionId: "s2")?.until
                     == F.start.addingTimeInterval(2 * period), "the second starts when the first ends")
             #expect(
-                try await store.entitlement(originalTransactionId: "b1")?.until
+                try await store.entitlement(store: .appStore, originalTransactionId: "b1")?.until
                     == F.at(days: 20).addingTimeInterval(period), "another player's passes do not stack")
             // Bought after both lapsed (day 400 > day 180): starts at its purchase.
             _ = try await store.deliver(F.seasonPass("s3", purchaseDate: F.at(days: 400)))
             #expect(
-                try await store.entitlement(originalTransactionId: "s3")?.until
+                try await store.entitlement(store: .appStore, originalTransactionId: "s3")?.until
                     == F.at(days: 400).addingTimeInterval(period))
             // A refunded pass no longer extends the next one.
             _ = try await store.updateEntitlement(
                 EntitlementUpdate(
+                    store: .appStore,
                     originalTransactionId: "s3", state: .refunded, signedAt: F.at(days: 401), reason: "REFUND"))
             _ = try await store.deliver(F.seasonPass("s4", purchaseDate: F.at(days: 402)))
             #expect(
-                try await store.entitlement(originalTransactionId: "s4")?.until
+                try await store.entitlement(store: .appStore, originalTransactionId: "s4")?.until
                     == F.at(days: 402).addingTimeInterval(period))
             #expect(
                 try await store.entitlements(playerId: "alice").map(\.originalTransactionId) == [
@@ -216,11 +223,13 @@ struct EntitlementTests {
             _ = try await store.deliver(F.renewal("b", period: 0, player: "bob"))
             _ = try await store.updateEntitlement(  // grace until day 46
                 EntitlementUpdate(
+                    store: .appStore,
                     originalTransactionId: "b", state: .gracePeriod, until: F.at(days: 46), setsUntil: true,
                     signedAt: F.at(days: 30), reason: "DID_FAIL_TO_RENEW/GRACE_PERIOD"))
             _ = try await store.deliver(F.renewal("c", period: 0, player: "carol"))
             _ = try await store.updateEntitlement(  // expired: not lapsed, settled
                 EntitlementUpdate(
+                    store: .appStore,
                     originalTransactionId: "c", state: .expired, signedAt: F.at(days: 31), reason: "EXPIRED"))
             _ = try await store.deliver(F.seasonPass("s", purchaseDate: F.start))  // non-renewing, ends day 90
             _ = try await store.deliver(F.levelPack("l"))  // permanent

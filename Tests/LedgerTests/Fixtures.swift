@@ -35,9 +35,11 @@ enum Fixture {
         product: String = "coins100",
         grants: Grants = ["coins": 100],
         source: DeliverySource = .clientSignedTransaction,
-        flags: Set<String> = []
+        flags: Set<String> = [],
+        store: Store = .appStore
     ) -> Delivery {
         Delivery(
+            store: store,
             transactionId: transactionId,
             originalTransactionId: transactionId,
             playerId: player,

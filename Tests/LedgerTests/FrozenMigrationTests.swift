@@ -21,6 +21,7 @@ struct FrozenMigrationTests {
         9: 0x77b3_bf70_b235_23f4,
         10: 0xe245_5c5b_6413_c0d4,
         11: 0xc1fd_5bb0_0142_adb5,
+        12: 0x3511_339b_70f3_a726,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -16,6 +16,7 @@ extension LedgerBehaviourTests {
                     let store = stores[index % 2]
                     group.addTask {
                         try await store.recordNotification(
+                            store: .appStore,
                             notificationUUID: uuid,
                             type: "ONE_TIME_CHARGE",
                             subtype: nil,
@@ -53,6 +54,7 @@ extension LedgerBehaviourTests {
             let refundUUID = UUID().uuidString
             #expect(
                 try await store.recordNotification(
+                    store: .appStore,
                     notificationUUID: refundUUID,
                     type: "REFUND",
                     subtype: nil,

@@ -27,7 +27,7 @@ extension LedgerBehaviourTests {
             #expect(posting.entries.map(\.amount) == [-30])
             #expect(posting.entries.allSatisfy { $0.kind == .refund && $0.reason == "REFUND" })
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 70, "potions": 3])
-            #expect(try await store.purchase(transactionId: transactionId) == purchase)
+            #expect(try await store.purchase(store: .appStore, transactionId: transactionId) == purchase)
 
             let event = try #require(try await store.events(transactionId: transactionId).last)
             #expect(event.type == .refunded)
@@ -129,7 +129,8 @@ extension LedgerBehaviourTests {
             #expect(posting.entries.map(\.amount) == [-70, -3])
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 0, "potions": 0])
             #expect(
-                try await store.reverse(transactionId: transactionId, reason: "again") == .alreadyReversed(purchase))
+                try await store.reverse(store: .appStore, transactionId: transactionId, reason: "again")
+                    == .alreadyReversed(purchase))
 
             // Given back in whole, then revoked again by Family Sharing (REVOKE: all of it).
             _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND_REVERSED", signedAt: 3_000)
@@ -137,7 +138,7 @@ extension LedgerBehaviourTests {
             _ = try await RefundNoticeFixture.settle(
                 store, transactionId, "REVOKE", share: RefundShare.whole, signedAt: 4_000)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 0, "potions": 0])
-            #expect(try await store.purchase(transactionId: transactionId)?.status == .refunded)
+            #expect(try await store.purchase(store: .appStore, transactionId: transactionId)?.status == .refunded)
         }
     }
 
@@ -198,7 +199,9 @@ extension LedgerBehaviourTests {
                     try await RefundNoticeFixture.record(
                         store, transactionId, notice.type, share: notice.share, signedAt: notice.signedAt, uuid: uuid))
                 #expect(
-                    try await store.settleRefundState(transactionId: transactionId, reason: notice.type).outcome
+                    try await store.settleRefundState(
+                        store: .appStore, transactionId: transactionId, reason: notice.type
+                    ).outcome
                         != "unchanged")
                 let entries = try await store.ledgerEntries(playerId: "player-1").count
                 let changes = try await store.events(transactionId: transactionId).count {
@@ -211,7 +214,9 @@ extension LedgerBehaviourTests {
                         store, transactionId, notice.type, share: notice.share, signedAt: notice.signedAt, uuid: uuid)))
                 for _ in 0..<2 {
                     #expect(
-                        try await store.settleRefundState(transactionId: transactionId, reason: notice.type).outcome
+                        try await store.settleRefundState(
+                            store: .appStore, transactionId: transactionId, reason: notice.type
+                        ).outcome
                             == "unchanged")
                 }
                 // Another notice with the same word (a reconciler replay under a new UUID) neither.
@@ -237,7 +242,7 @@ extension LedgerBehaviourTests {
             let transactionId = delivery.transactionId
             try await RefundNoticeFixture.record(store, transactionId, "REFUND", share: 40_000, signedAt: 1_000)
             #expect(
-                try await store.settleRefundState(transactionId: transactionId, reason: "REFUND")
+                try await store.settleRefundState(store: .appStore, transactionId: transactionId, reason: "REFUND")
                     == .unknownTransaction)
 
             guard case .delivered(let purchase) = try await store.deliver(delivery) else {
@@ -263,7 +268,7 @@ extension LedgerBehaviourTests {
             // Reported again, settled again: nothing more.
             #expect(try await store.deliver(delivery) == .alreadyDelivered(purchase))
             #expect(
-                try await store.settleRefundState(transactionId: transactionId, reason: "REFUND")
+                try await store.settleRefundState(store: .appStore, transactionId: transactionId, reason: "REFUND")
                     == .unchanged(purchase))
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 60, "potions": 2])
 
@@ -286,19 +291,25 @@ extension LedgerBehaviourTests {
             _ = try await store.deliver(delivery)
             _ = try await RefundNoticeFixture.settle(store, transactionId, "REFUND", share: 25_000, signedAt: 1_000)
 
-            guard case .reversed(_, let rest) = try await store.reverse(transactionId: transactionId, reason: "support")
+            guard
+                case .reversed(_, let rest) = try await store.reverse(
+                    store: .appStore, transactionId: transactionId, reason: "support")
             else {
                 Issue.record("reverse must take back the rest")
                 return
             }
             #expect(rest.entries.map(\.amount) == [-75])
-            guard case .regranted(let purchase, let all) = try await store.regrant(transactionId: transactionId) else {
+            guard
+                case .regranted(let purchase, let all) = try await store.regrant(
+                    store: .appStore, transactionId: transactionId)
+            else {
                 Issue.record("regrant must give back all")
                 return
             }
             #expect(all.entries.map(\.amount) == [100])
             #expect(purchase.refundedShare == 0)
-            #expect(try await store.regrant(transactionId: transactionId) == .alreadyGranted(purchase))
+            #expect(
+                try await store.regrant(store: .appStore, transactionId: transactionId) == .alreadyGranted(purchase))
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 100])
         }
     }

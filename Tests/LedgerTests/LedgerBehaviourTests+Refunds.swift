@@ -17,7 +17,8 @@ extension LedgerBehaviourTests {
                 actor: "game"
             )
 
-            let result = try await store.reverse(transactionId: delivery.transactionId, reason: "REFUND")
+            let result = try await store.reverse(
+                store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
             guard case .reversed(let purchase, let posting) = result else {
                 Issue.record("expected .reversed, got \(result)")
                 return
@@ -33,7 +34,7 @@ extension LedgerBehaviourTests {
             #expect(posting.negativeBalances == ["coins": -60])
 
             #expect(try await store.wallet(playerId: "player-1") == ["coins": -60, "gems": 0])
-            #expect(try await store.purchase(transactionId: delivery.transactionId) == purchase)
+            #expect(try await store.purchase(store: .appStore, transactionId: delivery.transactionId) == purchase)
             let refunded = try #require(try await store.events(transactionId: delivery.transactionId).last)
             #expect(refunded.type == .refunded)
             #expect(refunded.detail["reason"] == "REFUND")
@@ -49,7 +50,10 @@ extension LedgerBehaviourTests {
             let results = try await withThrowingTaskGroup(of: ReversalResult.self) { group in
                 for index in 0..<20 {
                     let store = stores[index % 2]
-                    group.addTask { try await store.reverse(transactionId: delivery.transactionId, reason: "REFUND") }
+                    group.addTask {
+                        try await store.reverse(
+                            store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -63,7 +67,9 @@ extension LedgerBehaviourTests {
             )
             #expect(try await stores[0].wallet(playerId: "player-1") == ["coins": 0])
             #expect(try await stores[0].ledgerEntries(playerId: "player-1").map(\.kind) == [.grant, .refund])
-            #expect(try await stores[1].reverse(transactionId: "unknown", reason: "REFUND") == .unknownTransaction)
+            #expect(
+                try await stores[1].reverse(store: .appStore, transactionId: "unknown", reason: "REFUND")
+                    == .unknownTransaction)
         }
     }
 
@@ -73,15 +79,17 @@ extension LedgerBehaviourTests {
             let delivery = Fixture.delivery(grants: ["coins": 100])
             let delivered = try await store.deliver(delivery).purchase
 
-            guard case .alreadyGranted(let notRefunded) = try await store.regrant(transactionId: delivery.transactionId)
+            guard
+                case .alreadyGranted(let notRefunded) = try await store.regrant(
+                    store: .appStore, transactionId: delivery.transactionId)
             else {
                 Issue.record("a purchase never refunded cannot be re-granted")
                 return
             }
             #expect(notRefunded == delivered)
 
-            _ = try await store.reverse(transactionId: delivery.transactionId, reason: "REFUND")
-            let result = try await store.regrant(transactionId: delivery.transactionId)
+            _ = try await store.reverse(store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
+            let result = try await store.regrant(store: .appStore, transactionId: delivery.transactionId)
             guard case .regranted(let purchase, let posting) = result else {
                 Issue.record("expected .regranted, got \(result)")
                 return
@@ -94,15 +102,19 @@ extension LedgerBehaviourTests {
             #expect(posting.balances == ["coins": 100])
             #expect(!posting.hasNegativeBalance)
 
-            guard case .alreadyGranted = try await store.regrant(transactionId: delivery.transactionId) else {
+            guard
+                case .alreadyGranted = try await store.regrant(store: .appStore, transactionId: delivery.transactionId)
+            else {
                 Issue.record("a second regrant must change nothing")
                 return
             }
-            #expect(try await store.regrant(transactionId: "unknown") == .unknownTransaction)
+            #expect(try await store.regrant(store: .appStore, transactionId: "unknown") == .unknownTransaction)
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 100])
 
             // Refunded again after the re-grant: reversed again.
-            guard case .reversed = try await store.reverse(transactionId: delivery.transactionId, reason: "REFUND")
+            guard
+                case .reversed = try await store.reverse(
+                    store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
             else {
                 Issue.record("a re-granted purchase can be refunded again")
                 return

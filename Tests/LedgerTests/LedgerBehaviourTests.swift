@@ -59,7 +59,7 @@ struct LedgerBehaviourTests {
             #expect(purchase.environment == .sandbox)
             #expect(purchase.flags == [PurchaseFlag.sandboxInProduction])
             #expect(purchase.purchaseDate == Fixture.purchaseDate)
-            #expect(try await store.purchase(transactionId: delivery.transactionId) == purchase)
+            #expect(try await store.purchase(store: .appStore, transactionId: delivery.transactionId) == purchase)
             #expect(try await store.purchases(playerId: "player-1") == [purchase])
 
             #expect(try await store.wallet(playerId: "player-1") == ["coins": 100])
@@ -195,8 +195,8 @@ struct LedgerBehaviourTests {
             await #expect(throws: LedgerError.unknownOrder(orderId: "no-such-order")) {
                 try await store.deliver(unknown)
             }
-            #expect(try await store.purchase(transactionId: stolen.transactionId) == nil)
-            #expect(try await store.purchase(transactionId: unknown.transactionId) == nil)
+            #expect(try await store.purchase(store: .appStore, transactionId: stolen.transactionId) == nil)
+            #expect(try await store.purchase(store: .appStore, transactionId: unknown.transactionId) == nil)
             #expect(try await store.wallet(playerId: "player-2") == [:])
             #expect(try await store.order(id: order.orderId)?.status == .created)
             #expect(try await store.dueOutboxMessages(now: Date().addingTimeInterval(1), limit: 10).isEmpty)

@@ -46,6 +46,7 @@ struct LedgerJSONWriterTests {
     @Test("a delivery message: the bytes of Foundation's encoder with sorted keys (slashes escaped)")
     func deliveryMessage() throws {
         var purchase = Purchase(
+            store: .appStore,
             transactionId: "2000000123/4", originalTransactionId: Self.awkward, playerId: "player/1",
             orderId: "order-1", productId: "com.example.coins/100", quantity: 3, environment: .sandbox,
             source: .clientSignedTransaction, flags: ["unbound", "sandbox_in_production"],

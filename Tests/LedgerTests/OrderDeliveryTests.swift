@@ -36,7 +36,7 @@ struct OrderDeliveryTests {
             }
             #expect(balances == ["coins": 107, "gems": 5])
             #expect(try await store.wallet(playerId: "player-b") == balances)
-            #expect(try await store.purchase(transactionId: second.transactionId) == purchase)
+            #expect(try await store.purchase(store: .appStore, transactionId: second.transactionId) == purchase)
 
             var comparable = purchase
             comparable.transactionId = expected.transactionId
@@ -94,7 +94,8 @@ struct OrderDeliveryTests {
             for (name, delivery, token) in cases {
                 let answer = try await store.deliverByOrder(delivery, appAccountToken: token)
                 #expect(answer == .needsBinding, "\(name)")
-                #expect(try await store.purchase(transactionId: delivery.transactionId) == nil, "\(name)")
+                #expect(
+                    try await store.purchase(store: .appStore, transactionId: delivery.transactionId) == nil, "\(name)")
             }
             #expect(try await store.wallet(playerId: "player-1").isEmpty)
             #expect(try await store.order(id: order.orderId)?.status == .created)
@@ -116,7 +117,7 @@ struct OrderDeliveryTests {
             try await RefundNoticeFixture.record(store, refunded.transactionId, "REFUND", signedAt: 1_000)
             #expect(
                 try await store.deliverByOrder(refunded, appAccountToken: notified.appAccountToken) == .needsBinding)
-            #expect(try await store.purchase(transactionId: refunded.transactionId) == nil)
+            #expect(try await store.purchase(store: .appStore, transactionId: refunded.transactionId) == nil)
             #expect(try await store.order(id: notified.orderId)?.status == .created)
         }
     }

@@ -53,13 +53,14 @@ struct PartialRefundRaceTests {
             }
             // The settlement read no purchase: the intake then delivers, which finds it delivered.
             #expect(
-                try await paused.settleRefundState(transactionId: transactionId, reason: "REFUND")
+                try await paused.settleRefundState(store: .appStore, transactionId: transactionId, reason: "REFUND")
                     == .unknownTransaction)
             try await Self.expectEnd(
                 paused, interleaving, transactionId, share: 30_000, wallet: ["coins": 70, "potions": 3])
             #expect(try await paused.deliver(delivery).isFirstDelivery == false)
             #expect(
-                try await paused.settleRefundState(transactionId: transactionId, reason: "REFUND").outcome
+                try await paused.settleRefundState(store: .appStore, transactionId: transactionId, reason: "REFUND")
+                    .outcome
                     == "unchanged")
             #expect(try await paused.ledgerEntries(playerId: "player-1").map(\.amount) == [100, 3, -30])
         }
@@ -111,7 +112,8 @@ struct PartialRefundRaceTests {
                     intruder, transactionId, race.intruder.0, share: race.intruder.1, signedAt: race.intruder.2)
                 #expect(settlement.outcome == race.intruder.outcome, "the intruder must act after the paused one")
             }
-            let settlement = try await paused.settleRefundState(transactionId: transactionId, reason: race.paused.0)
+            let settlement = try await paused.settleRefundState(
+                store: .appStore, transactionId: transactionId, reason: race.paused.0)
             #expect(settlement.outcome == race.paused.outcome, "the notice read first acts on what it read")
             try await Self.expectEnd(paused, interleaving, transactionId, share: race.endShare, wallet: race.endWallet)
         }
@@ -125,7 +127,7 @@ struct PartialRefundRaceTests {
     ) async throws {
         try await interleaving.intruderResult()
         #expect(interleaving.intrusion == .waited, "the intruder must wait for the paused transaction")
-        #expect(try await store.purchase(transactionId: transactionId)?.refundedShare == share)
+        #expect(try await store.purchase(store: .appStore, transactionId: transactionId)?.refundedShare == share)
         #expect(try await store.wallet(playerId: "player-1") == wallet)
     }
 }

@@ -17,7 +17,7 @@ struct PostgresBackupTests {
         for index in 0..<9 { deliveries.append(Fixture.delivery(player: "player-\(index % 3)")) }
         var purchases: [Purchase] = []
         for delivery in deliveries { purchases.append(try await store.deliver(delivery).purchase) }
-        _ = try await store.reverse(transactionId: deliveries[1].transactionId, reason: "refund")
+        _ = try await store.reverse(store: .appStore, transactionId: deliveries[1].transactionId, reason: "refund")
 
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).dump")
         defer { try? FileManager.default.removeItem(at: dump) }
@@ -43,7 +43,9 @@ struct PostgresBackupTests {
                 continue
             }
         }
-        #expect(try await restored.purchase(transactionId: deliveries[1].transactionId)?.status == .refunded)
+        #expect(
+            try await restored.purchase(store: .appStore, transactionId: deliveries[1].transactionId)?.status
+                == .refunded)
         #expect(try await restored.order(id: order.orderId)?.status == .fulfilled)
         #expect(try await restored.wallet(playerId: "player-late") == [:])
         guard case .delivered = try await restored.deliver(late) else {

@@ -13,6 +13,7 @@ enum RefundNoticeFixture {
         uuid: String = UUID().uuidString
     ) async throws -> Bool {
         try await store.recordNotification(
+            store: .appStore,
             notificationUUID: uuid, type: type, subtype: nil, transactionId: transactionId,
             signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), refund: notice(type, share: share),
             receivedAt: Date())
@@ -35,14 +36,15 @@ enum RefundNoticeFixture {
         _ store: any LedgerStore, _ transactionId: String, _ type: String, share: Int? = nil, signedAt: Int64
     ) async throws -> RefundSettlement {
         #expect(try await record(store, transactionId, type, share: share, signedAt: signedAt))
-        return try await store.settleRefundState(transactionId: transactionId, reason: type)
+        return try await store.settleRefundState(store: .appStore, transactionId: transactionId, reason: type)
     }
 
     /// The refund messages in the outbox for `transactionId`, in sequence order.
     static func messages(_ store: any LedgerStore, _ transactionId: String) async throws -> [RefundMessage] {
         var messages: [RefundMessage] = []
         while let message = try await store.outboxMessage(
-            idempotencyKey: RefundMessage.idempotencyKey(transactionId: transactionId, sequence: messages.count + 1))
+            idempotencyKey: RefundMessage.idempotencyKey(
+                store: .appStore, transactionId: transactionId, sequence: messages.count + 1))
         {
             messages.append(try RefundMessage.decode(message.payload))
         }

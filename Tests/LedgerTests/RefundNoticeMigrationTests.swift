@@ -31,6 +31,7 @@ struct RefundNoticeMigrationTests {
         // This release records its own notice once (the trigger finds it recorded).
         #expect(
             try await store.recordNotification(
+                store: .appStore,
                 notificationUUID: UUID().uuidString, type: "REFUND", subtype: nil, transactionId: refunded,
                 signedDate: Date(timeIntervalSince1970: 4), refund: RefundNoticeFixture.notice("REFUND"),
                 receivedAt: Date()))

@@ -97,7 +97,8 @@ struct RefundRaceTests {
                     intruder, transactionId, race.intruder.0, signedAt: race.intruder.1)
                 #expect(settlement.outcome == race.intruder.outcome, "the later notice must act after the first")
             }
-            let settlement = try await paused.settleRefundState(transactionId: transactionId, reason: race.paused.0)
+            let settlement = try await paused.settleRefundState(
+                store: .appStore, transactionId: transactionId, reason: race.paused.0)
             #expect(settlement.outcome == race.paused.outcome, "the notice read first acts on what it read")
             try await Self.expectEnd(
                 paused, interleaving, transactionId, status: race.endStatus, coins: race.endCoins)
@@ -112,11 +113,13 @@ struct RefundRaceTests {
             _ = try await store.deliver(delivery)
             // The reversal (signed later) arrives first; the refund it undoes arrives second.
             try await Self.notice(store, transactionId, "REFUND_REVERSED", signedAt: 2_000)
-            #expect(try await store.settleRefundState(transactionId: transactionId, reason: "x") != .unknownTransaction)
+            #expect(
+                try await store.settleRefundState(store: .appStore, transactionId: transactionId, reason: "x")
+                    != .unknownTransaction)
             try await Self.notice(store, transactionId, "REFUND", signedAt: 1_000)
             guard
                 case .unchanged(let purchase) = try await store.settleRefundState(
-                    transactionId: transactionId, reason: "REFUND")
+                    store: .appStore, transactionId: transactionId, reason: "REFUND")
             else {
                 Issue.record("a stale refund must not reverse")
                 return
@@ -138,7 +141,7 @@ struct RefundRaceTests {
             #expect(
                 try await Self.settle(store, transactionId, "REFUND_REVERSED", signedAt: 5_000).outcome == "unchanged")
             #expect(try await Self.settle(store, transactionId, "REFUND", signedAt: 5_000).outcome == "unchanged")
-            #expect(try await store.purchase(transactionId: transactionId)?.status == .delivered)
+            #expect(try await store.purchase(store: .appStore, transactionId: transactionId)?.status == .delivered)
             #expect(try await store.wallet(playerId: "player-1")["coins"] == 100)
         }
     }
@@ -151,7 +154,7 @@ struct RefundRaceTests {
     ) async throws {
         try await interleaving.intruderResult()
         #expect(interleaving.intrusion == .waited, "the intruder must wait for the paused transaction")
-        #expect(try await store.purchase(transactionId: transactionId)?.status == status)
+        #expect(try await store.purchase(store: .appStore, transactionId: transactionId)?.status == status)
         #expect(try await store.wallet(playerId: "player-1")["coins"] == coins)
     }
 
@@ -160,7 +163,7 @@ struct RefundRaceTests {
         async throws -> RefundSettlement
     {
         try await notice(store, transactionId, type, signedAt: signedAt)
-        return try await store.settleRefundState(transactionId: transactionId, reason: type)
+        return try await store.settleRefundState(store: .appStore, transactionId: transactionId, reason: type)
     }
 
     /// Records a refund-state notification for `transactionId`, signed at `signedAt` ms.
@@ -168,6 +171,7 @@ struct RefundRaceTests {
         async throws
     {
         let recorded = try await store.recordNotification(
+            store: .appStore,
             notificationUUID: UUID().uuidString, type: type, subtype: nil, transactionId: transactionId,
             signedDate: Date(timeIntervalSince1970: Double(signedAt) / 1_000), refund: RefundNoticeFixture.notice(type),
             receivedAt: Date())

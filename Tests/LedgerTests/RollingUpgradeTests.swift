@@ -8,26 +8,26 @@ import Testing
 /// migrates the shared ledger, and every migration keeps the previous release's statements
 /// valid (docs/deploy.md, "Upgrades").
 struct RollingUpgradeTests {
-    @Test(
-        "the previous release's instance delivers while the newest migration runs beside it",
-        arguments: StoreKind.allCases)
-    func previousReleaseDeliversDuringTheNewestMigration(kind: StoreKind) async throws {
-        let database = try await kind.makeDatabase()
+    /// PostgreSQL only: an SQLite ledger is one process's file, so no instance of the previous
+    /// release runs beside the one that migrates it.
+    @Test("the previous release's instance delivers while the newest migration runs beside it")
+    func previousReleaseDeliversDuringTheNewestMigration() async throws {
+        let database = try await StoreKind.postgres.makeDatabase()
         defer { database.remove() }
         let previous = LedgerSchema.newestVersion - 1
         let old = try #require(try database.open() as? any SQLLedgerStore)
         try await old.migrate(through: previous)
         #expect(try await old.appliedMigrations().last == previous)
-        // The previous release stands in as this build's statements on the previous schema,
-        // delivering by order: that path reads nothing the newest migration adds (refund
-        // notices, version 11, are read by the general path; their own rollout is tested
-        // below).
-        @Sendable func deliverOnce(_ store: any LedgerStore) async throws -> String {
-            let order = try await store.createOrder(Fixture.order())
+        // The previous release delivers by order with the statement it shipped: migration 8's
+        // function, with its 16 arguments.
+        @Sendable func deliverOnce(_ store: any SQLLedgerStore) async throws -> String {
+            // (Its order, without the order's event, which names no store either way.)
+            let order = Fixture.order()
+            try await store.writeAutocommit(.execute(LedgerSQL.insertOrder(order)))
             let delivery = Fixture.delivery(orderId: order.orderId)
-            guard case .delivered = try await store.deliverByOrder(delivery, appAccountToken: order.appAccountToken)
+            guard try await Self.deliverByOrderAsThePreviousRelease(store, delivery, order.appAccountToken)
             else { throw LedgerError.corruptRow("\(delivery.transactionId) was not delivered") }
-            #expect(try await store.deliverByOrder(delivery, appAccountToken: order.appAccountToken) == .needsBinding)
+            #expect(try await !Self.deliverByOrderAsThePreviousRelease(store, delivery, order.appAccountToken))
             return delivery.transactionId
         }
         for _ in 0..<20 { _ = try await deliverOnce(old) }
@@ -55,8 +55,12 @@ struct RollingUpgradeTests {
         let expected: Int64 = 100 * Int64(20 + delivered.count + 1)
         let wallet = try await new.wallet(playerId: "player-1")
         #expect(wallet == ["coins": expected])
-        for id in delivered { #expect(try await new.purchase(transactionId: id) != nil) }
-        #expect(try await old.deliver(newDelivery).purchase.transactionId == newDelivery.transactionId)
+        for id in delivered {
+            let purchase = try await new.purchase(store: .appStore, transactionId: id)
+            #expect(purchase?.store == .appStore)
+            #expect(try await new.outboxMessage(idempotencyKey: id) != nil, "the previous release's outbox key")
+        }
+        #expect(try await new.deliver(newDelivery).purchase.transactionId == newDelivery.transactionId)
         try await old.close()
         try await new.close()
     }
@@ -114,6 +118,40 @@ struct RollingUpgradeTests {
                 #expect(
                     !text.contains(" NOT NULL") || text.contains(" DEFAULT "),
                     "migration \(version) adds a NOT NULL column without a default: \(text.prefix(80))")
+            }
+        }
+    }
+
+    /// Delivers by order as the release before migration 12 did on PostgreSQL: `true` when
+    /// delivered, `false` for `needs_binding`.
+    private static func deliverByOrderAsThePreviousRelease(
+        _ store: any SQLLedgerStore, _ delivery: Delivery, _ appAccountToken: String
+    ) async throws -> Bool {
+        let plan = OrderDeliveryPlan(delivery, appAccountToken: appAccountToken, at: Date().ledgerNormalized)
+        let purchase = plan.purchase
+        let call = LedgerStatement(
+            """
+            SELECT outcome FROM storekeeper_deliver_by_order(
+                CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .integer(LedgerSQL.transactionLockSpace), .text(purchase.transactionId),
+                .text(purchase.originalTransactionId), .text(purchase.playerId), .optional(purchase.orderId),
+                .text(plan.appAccountToken), .text(purchase.productId), .integer(Int64(purchase.quantity)),
+                .text(purchase.environment.rawValue), .text(purchase.source.rawValue),
+                .text(LedgerJSON.flags(purchase.flags)), .text(LedgerJSON.text(purchase.grants)),
+                .timestamp(purchase.purchaseDate), .timestamp(purchase.deliveredAt), .text(try plan.outboxPayload()),
+                .text(try LedgerJSON.text(LedgerRules.deliveredEvent(purchase).detail)),
+            ])
+        // As it did, it runs the statement again when PostgreSQL aborted it as a deadlock (here:
+        // with the migration's ALTER TABLEs).
+        var attempt = 1
+        while true {
+            do {
+                let outcomes = try await store.writeAutocommit(.rows(call) { try $0.requiredText("outcome") })
+                return outcomes.first == "delivered"
+            } catch LedgerError.database(_, let sqlState) where LedgerError.isTransient(sqlState) && attempt < 5 {
+                attempt += 1
             }
         }
     }

@@ -44,8 +44,11 @@ struct SQLiteGroupCommitTests {
         #expect(try await held.value.isFirstDelivery)
         await #expect(throws: LedgerError.unknownOrder(orderId: "missing-order")) { try await failed.value }
         #expect(try await succeeded.value.isFirstDelivery)
-        #expect(try await store.purchase(transactionId: failing.transactionId) == nil, "rolled back to its savepoint")
-        #expect(try await store.purchase(transactionId: second.transactionId)?.orderId == order.orderId)
+        #expect(
+            try await store.purchase(store: .appStore, transactionId: failing.transactionId) == nil,
+            "rolled back to its savepoint")
+        #expect(
+            try await store.purchase(store: .appStore, transactionId: second.transactionId)?.orderId == order.orderId)
         #expect(try await store.wallet(playerId: "player-1") == ["coins": 200])
         #expect(try await store.order(id: order.orderId)?.fulfilledBy == second.transactionId)
         try await store.close()

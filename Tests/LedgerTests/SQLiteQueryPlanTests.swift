@@ -22,8 +22,8 @@ struct SQLiteQueryPlanTests {
     @Test(
         "a delivery's lookups of a transaction's events use the index by transaction, never the one by type",
         arguments: [
-            ("seenBefore", LedgerSQL.seenBefore(transactionId: "2000000000000001")),
-            ("refundMovements", LedgerSQL.refundMovements(transactionId: "2000000000000001")),
+            ("seenBefore", LedgerSQL.seenBefore(store: .appStore, transactionId: "2000000000000001")),
+            ("refundMovements", LedgerSQL.refundMovements(store: .appStore, transactionId: "2000000000000001")),
         ])
     func transactionEventLookupsUseTheTransactionIndex(name: String, statement: LedgerStatement) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
@@ -46,7 +46,8 @@ struct SQLiteQueryPlanTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
         try await store.migrate()
-        let steps = try await plan(of: LedgerSQL.refundNotices(transactionId: "2000000000000001"), in: store)
+        let steps = try await plan(
+            of: LedgerSQL.refundNotices(store: .appStore, transactionId: "2000000000000001"), in: store)
         #expect(steps.count == 1)
         #expect(steps.allSatisfy { $0.contains("INDEX refund_notices_by_transaction (transaction_id=?") }, "\(steps)")
         try await store.close()

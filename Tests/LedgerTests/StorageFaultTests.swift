@@ -46,7 +46,7 @@ struct StorageFaultTests {
         #expect(!"\(ledgerError)".contains(directory.path), "no path: \(ledgerError)")
         #expect(!"\(ledgerError)".contains("INSERT"), "no statement: \(ledgerError)")
         // Nothing of the failed delivery was written; what was acknowledged is there.
-        #expect(try await store.purchase(transactionId: delivery.transactionId) == nil)
+        #expect(try await store.purchase(store: .appStore, transactionId: delivery.transactionId) == nil)
         #expect(try await store.wallet(playerId: "player-1") == ["coins": Int64(100 * delivered)])
         // Reads go on.
         #expect(try await store.checkpoint("anything") == nil)

@@ -74,6 +74,7 @@ extension SupportReadsTests {
             #expect(
                 queue.first
                     == OwedTransaction(
+                        store: .appStore,
                         transactionId: "2001", productId: "coins100", reason: "unbound_transaction",
                         source: "reconciler", firstSeenAt: start, lastSeenAt: start, attempts: 1, price: 990,
                         currency: "USD", purchaseDate: purchased, appAccountToken: token.lowercased()))

@@ -43,12 +43,15 @@ struct SupportReadsTests {
             #expect(
                 queue == [
                     OwedTransaction(
+                        store: .appStore,
                         transactionId: first, productId: "coins100", reason: "no_player", source: "reconciler",
                         firstSeenAt: start, lastSeenAt: start.addingTimeInterval(60), attempts: 2),
                     OwedTransaction(
+                        store: .appStore,
                         transactionId: delivered, productId: "coins100", reason: "unbound_transaction",
                         source: "notification", firstSeenAt: start, lastSeenAt: start, attempts: 1),
                     OwedTransaction(
+                        store: .appStore,
                         transactionId: second, productId: "gems", reason: "unbound_transaction", source: "notification",
                         firstSeenAt: start.addingTimeInterval(5), lastSeenAt: start.addingTimeInterval(5), attempts: 1),
                 ])
@@ -73,10 +76,10 @@ struct SupportReadsTests {
             for _ in 0..<3 {
                 let delivery = Fixture.delivery(player: "player-1")
                 _ = try await store.deliver(delivery)
-                _ = try await store.reverse(transactionId: delivery.transactionId, reason: "REFUND")
+                _ = try await store.reverse(store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
                 refunded.append(delivery.transactionId)
             }
-            _ = try await store.regrant(transactionId: refunded[0])
+            _ = try await store.regrant(store: .appStore, transactionId: refunded[0])
             // player-2: a balance below zero by a correction, no refunds.
             _ = try await store.grantManually(
                 playerId: "player-2", grants: ["coins": -50, "gems": -1], reason: "correction", actor: "alice")
@@ -84,13 +87,13 @@ struct SupportReadsTests {
             // player-3: one refund, below the minimum.
             let single = Fixture.delivery(player: "player-3")
             _ = try await store.deliver(single)
-            _ = try await store.reverse(transactionId: single.transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: single.transactionId, reason: "REFUND")
             // player-4: refunds after spending: below zero and refunded.
             let spent = Fixture.delivery(player: "player-4")
             _ = try await store.deliver(spent)
             _ = try await store.grantManually(
                 playerId: "player-4", grants: ["coins": -80], reason: "spent", actor: "game")
-            _ = try await store.reverse(transactionId: spent.transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: spent.transactionId, reason: "REFUND")
 
             let signals = try await store.refundSignals(minimumRefunds: 2, limit: 10)
             #expect(
@@ -146,8 +149,8 @@ struct SupportReadsTests {
                 clock.advance(by: 1)
             }
             _ = try await store.deliver(Fixture.delivery())
-            #expect(try await store.purchases(originalTransactionId: "2000") == renewals)
-            #expect(try await store.purchases(originalTransactionId: "2001") == [])
+            #expect(try await store.purchases(store: .appStore, originalTransactionId: "2000") == renewals)
+            #expect(try await store.purchases(store: .appStore, originalTransactionId: "2001") == [])
         }
     }
 
@@ -176,6 +179,7 @@ struct SupportReadsTests {
             let order = try await store.createOrder(Fixture.order())
             let delivery = Fixture.delivery(orderId: order.orderId)
             _ = try await store.recordNotification(
+                store: .appStore,
                 notificationUUID: UUID().uuidString, type: "ONE_TIME_CHARGE", subtype: nil,
                 transactionId: delivery.transactionId, signedDate: clock.now, refund: nil, receivedAt: clock.now)
             clock.advance(by: 1)
@@ -228,7 +232,7 @@ struct SupportReadsTests {
         try await withClockedStores(kind) { store, other, clock in
             let old = Fixture.delivery(source: .notification)
             _ = try await store.deliver(old)
-            _ = try await store.reverse(transactionId: old.transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: old.transactionId, reason: "REFUND")
             clock.advance(by: 3600)
             let since = clock.now
 
@@ -239,10 +243,10 @@ struct SupportReadsTests {
             }
             clock.advance(by: 10)
             let refundedAt = clock.now
-            _ = try await store.reverse(transactionId: deliveries[0].transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: deliveries[0].transactionId, reason: "REFUND")
             clock.advance(by: 10)
             let reversedAt = clock.now
-            _ = try await store.regrant(transactionId: deliveries[0].transactionId)
+            _ = try await store.regrant(store: .appStore, transactionId: deliveries[0].transactionId)
 
             // The outbox: 4 deliveries and 3 refund messages; one acknowledged, one failed.
             let acknowledged = try #require(try await store.outboxMessage(idempotencyKey: old.transactionId))
@@ -277,7 +281,7 @@ struct SupportReadsTests {
     func revenueActivity(kind: StoreKind) async throws {
         try await withClockedStores(kind) { store, other, clock in
             let old = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
-            _ = try await store.reverse(transactionId: old.transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: old.transactionId, reason: "REFUND")
             clock.advance(by: 3600)
             let since = clock.now
             var bought = Fixture.delivery(product: "potion")
@@ -287,9 +291,9 @@ struct SupportReadsTests {
             let regranted = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
             clock.advance(by: 60)
             let refundedAt = clock.now
-            _ = try await store.reverse(transactionId: potions.transactionId, reason: "REFUND")
-            _ = try await store.reverse(transactionId: regranted.transactionId, reason: "REFUND")
-            _ = try await store.regrant(transactionId: regranted.transactionId)
+            _ = try await store.reverse(store: .appStore, transactionId: potions.transactionId, reason: "REFUND")
+            _ = try await store.reverse(store: .appStore, transactionId: regranted.transactionId, reason: "REFUND")
+            _ = try await store.regrant(store: .appStore, transactionId: regranted.transactionId)
 
             let activity = try await other.deliveryActivity(since: since, limit: 100)
             // Delivered at one instant: in transaction id order, which the fixture draws at random.

@@ -19,6 +19,7 @@ import Testing
     private static func renewal(_ period: Int, start: Date) -> Delivery {
         let purchase = start.addingTimeInterval(Double(period) * Self.period)
         return Delivery(
+            store: .appStore,
             transactionId: "vip-chain-\(period)", originalTransactionId: "vip-chain", playerId: "ann",
             productId: "vip.monthly", environment: .sandbox, source: .notification, grants: [:],
             purchaseDate: purchase,
@@ -72,6 +73,7 @@ import Testing
             // A direct write extends the entitlement past Apple's expiry.
             let extended = try await store.updateEntitlement(
                 EntitlementUpdate(
+                    store: .appStore,
                     originalTransactionId: "vip-chain", state: .active,
                     until: appleEnd.addingTimeInterval(30 * Self.day),
                     setsUntil: true, signedAt: appleEnd, reason: "test: broken ledger"))

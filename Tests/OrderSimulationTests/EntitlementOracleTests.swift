@@ -25,6 +25,7 @@ import Testing
         product: String = "vip.monthly"
     ) -> Entitlement {
         Entitlement(
+            store: .appStore,
             originalTransactionId: chain, playerId: player, entitlementId: "vip", productId: product,
             productType: .autoRenewable, transactionId: chain, state: state,
             since: now.addingTimeInterval(-60 * day), until: untilDays.map { now.addingTimeInterval($0 * day) },

@@ -61,6 +61,7 @@ import Testing
                 expiresDate: purchase(20), standing: true, holders: ["ann"]),
         ]
         let row = Entitlement(
+            store: .appStore,
             originalTransactionId: "c", playerId: "ann", entitlementId: "vip", productId: "vip.monthly",
             productType: .autoRenewable, transactionId: "p2", state: .active, since: purchase(-40),
             until: purchase(20), autoRenew: true, autoRenewProductId: "vip.monthly", ownership: .purchased,

@@ -102,7 +102,8 @@ struct AdminTests {
         #expect(answer.transactions.map(\.status) == ["delivered"])
         #expect(answer.transactions.first?.flags == ["unbound"])
         #expect(try await fixture.wallet("carol") == ["coins": 100])
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.source == .adminLookup)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.source == .adminLookup)
 
         let again = try await fixture.send(
             .post, "/v1/admin/lookup-order", credential: ServerFixture.adminKey,

@@ -21,7 +21,7 @@ struct AppleBindingTests {
         try await fixture.eventually("the unbound notification") {
             try await fixture.store.events(transactionId: transactionId).contains { $0.type == "awaiting_report" }
         }
-        #expect(try await fixture.store.purchase(transactionId: transactionId) == nil)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId) == nil)
 
         let answer = try await lookUp(fixture, transactionId: transactionId, playerId: "carol")
         let delivered = try #require(answer.transactions.first)

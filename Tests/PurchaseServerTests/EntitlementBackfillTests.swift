@@ -21,6 +21,7 @@ struct EntitlementBackfillTests {
         // Delivered as the server did before ledger migration 6: without an entitlement.
         _ = try await fixture.store.deliver(
             Delivery(
+                store: .appStore,
                 transactionId: transactionId, originalTransactionId: transactionId, playerId: "alice",
                 orderId: order.orderId, productId: "levelpack1", environment: .sandbox,
                 source: .clientSignedTransaction, grants: [:], purchaseDate: Date()))
@@ -49,6 +50,7 @@ struct EntitlementBackfillTests {
         for (id, days) in [("8100", 0.0), ("8101", 10.0)] {
             _ = try await fixture.store.deliver(
                 Delivery(
+                    store: .appStore,
                     transactionId: id, originalTransactionId: id, playerId: "alice", productId: "seasonpass",
                     environment: .sandbox, source: .clientSignedTransaction, grants: [:],
                     purchaseDate: start.addingTimeInterval(days * day)))
@@ -57,6 +59,7 @@ struct EntitlementBackfillTests {
         let recent = start.addingTimeInterval(1_000 * day)
         _ = try await fixture.store.deliver(
             Delivery(
+                store: .appStore,
                 transactionId: "8200", originalTransactionId: "8200", playerId: "alice", productId: "seasonpass",
                 environment: .sandbox, source: .clientSignedTransaction, grants: [:], purchaseDate: recent,
                 entitlement: EntitlementGrant(

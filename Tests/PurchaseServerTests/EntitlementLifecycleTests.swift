@@ -85,7 +85,8 @@ struct EntitlementLifecycleTests {
         #expect(message.entitled)
         #expect(message.until == nil)
         #expect(message.transactionId == transactionId)
-        let entitlement = try #require(try await fixture.store.entitlement(originalTransactionId: transactionId))
+        let entitlement = try #require(
+            try await fixture.store.entitlement(store: .appStore, originalTransactionId: transactionId))
         #expect(entitlementPost.idempotencyKey == EntitlementMessage.idempotencyKey(of: entitlement))
     }
 }

@@ -147,10 +147,11 @@ struct FinishAtAppleTests {
         let paid = try await fixture.pay(product: "vip.monthly", token: order.appAccountToken)
         let transactionId = try #require(paid.transactionId)
         try await fixture.eventually("delivery") {
-            try await fixture.store.purchase(transactionId: transactionId) != nil
+            try await fixture.store.purchase(store: .appStore, transactionId: transactionId) != nil
         }
         await fixture.emulator.waitForNotificationDeliveries()
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.source == .notification)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.source == .notification)
         #expect(try await unfinished(fixture) == [transactionId])
         #expect(try await !fixture.store.events(transactionId: transactionId).contains { $0.type == .finishedAtApple })
     }
@@ -202,7 +203,7 @@ struct FinishAtAppleTests {
 
         await #expect(throws: ServerError.self) { try await reconciler.run() }
         #expect(try await fixture.wallet("alice") == ["coins": 100])
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.source == .reconciler)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.source == .reconciler)
         #expect(try await unfinished(fixture) == [transactionId])
 
         await fixture.emulator.setFaults(EmulatorFaults())
@@ -231,6 +232,7 @@ struct FinishAtAppleTests {
                 store: store, catalog: .sample, metrics: ServerMetrics(), logger: Logger(label: "test"))
             let purchase = try await store.deliver(
                 Delivery(
+                    store: .appStore,
                     transactionId: "2000000000000042", originalTransactionId: "2000000000000042", playerId: "alice",
                     productId: "coins100", environment: .sandbox, source: .notification,
                     grants: ["coins": 100], purchaseDate: Date())

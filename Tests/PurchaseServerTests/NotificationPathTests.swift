@@ -19,7 +19,7 @@ struct NotificationPathTests {
         try await fixture.eventually("the notification's delivery") {
             try await fixture.wallet("alice") == ["coins": 100]
         }
-        let purchase = try #require(try await fixture.store.purchase(transactionId: transactionId))
+        let purchase = try #require(try await fixture.store.purchase(store: .appStore, transactionId: transactionId))
         #expect(purchase.source == .notification)
         #expect(purchase.orderId == order.orderId)
         // The app reports late: already delivered, same purchase.
@@ -60,7 +60,7 @@ struct NotificationPathTests {
 
         try await fixture.emulator.refund(transactionId: transactionId)
         try await fixture.eventually("the refund") { try await fixture.wallet("alice") == ["coins": 0] }
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.status == .refunded)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.status == .refunded)
 
         try await fixture.emulator.reverseRefund(transactionId: transactionId)
         try await fixture.eventually("the refund reversal") { try await fixture.wallet("alice") == ["coins": 100] }
@@ -118,7 +118,7 @@ struct NotificationPathTests {
         #expect(report.fetched >= 1)
         #expect(report.processed >= 1)
         #expect(try await fixture.wallet("alice") == ["coins": 100])
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.source == .reconciler)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.source == .reconciler)
 
         let again = try await reconciler.run()
         #expect(again.processed == 0)
@@ -166,7 +166,7 @@ struct NotificationPathTests {
                 $0.type.rawValue == "awaiting_report"
             }
         }
-        #expect(try await fixture.store.purchase(transactionId: transactionId) == nil)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId) == nil)
         let reply = try await fixture.report("bob", signedTransaction: try #require(paid.signedTransaction))
             .decode(PurchaseReply.self)
         #expect(reply.status == "delivered")
@@ -286,7 +286,7 @@ struct NotificationPathTests {
             #expect(posted.status == 200)
         }
         #expect(try await fixture.wallet("alice") == ["coins": 100], "the refund came first, then its reversal")
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.status == .delivered)
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.status == .delivered)
         #expect(try await fixture.store.ledgerEntries(playerId: "alice").map(\.kind) == [.grant])
 
         // A refund signed after the reversal still refunds.

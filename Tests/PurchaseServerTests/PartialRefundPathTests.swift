@@ -40,11 +40,12 @@ struct PartialRefundPathTests {
                 }
             #expect(answer.status == 200, "\(step.action): \(answer)")
             try await fixture.eventually("the ledger at \(step.share)") {
-                try await fixture.store.purchase(transactionId: transactionId)?.refundedShare == step.share
+                try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.refundedShare
+                    == step.share
             }
             #expect(try await fixture.wallet("alice") == ["coins": step.coins], "at share \(step.share)")
         }
-        let purchase = try #require(try await fixture.store.purchase(transactionId: transactionId))
+        let purchase = try #require(try await fixture.store.purchase(store: .appStore, transactionId: transactionId))
         #expect(purchase.status == .refunded)
 
         // Support sees the share; the player's late report too.
@@ -86,7 +87,7 @@ struct PartialRefundPathTests {
         let refund = try await fixture.signedNotification(.refund, about: transactionId)
         let posted = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": refund])
         #expect(posted.status == 200, "\(posted)")
-        let purchase = try #require(try await fixture.store.purchase(transactionId: transactionId))
+        let purchase = try #require(try await fixture.store.purchase(store: .appStore, transactionId: transactionId))
         #expect(purchase.source == .notification)
         #expect(purchase.refundedShare == 40_000)
         #expect(purchase.status == .delivered)
@@ -134,7 +135,8 @@ struct PartialRefundPathTests {
         let posted = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": refund])
         #expect(posted.status == 200, "\(posted)")
         #expect(try await fixture.wallet("alice") == ["coins": 60])
-        #expect(try await fixture.store.purchase(transactionId: transactionId)?.refundedShare == 40_000)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: transactionId)?.refundedShare == 40_000)
     }
 }
 

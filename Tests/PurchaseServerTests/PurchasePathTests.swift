@@ -144,7 +144,8 @@ struct PurchasePathTests {
             ])
         #expect(answer.status == 409)
         #expect(answer.code == "order_belongs_to_other_player")
-        #expect(try await fixture.store.purchase(transactionId: try #require(paid.transactionId)) == nil)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: try #require(paid.transactionId)) == nil)
     }
 
     @Test(

@@ -27,7 +27,7 @@ struct ReceiptRestoreTests {
         // The tablet's receipt lists the phone's level pack, not the phone's coins.
         #expect(reply.results.dropFirst().map(\.code) == ["transaction_not_in_receipt", "transaction_not_in_receipt"])
         #expect(reply.entitlements.map(\.entitlementId) == ["levelpack1"])
-        let purchase = try #require(try await fixture.store.purchase(transactionId: pack))
+        let purchase = try #require(try await fixture.store.purchase(store: .appStore, transactionId: pack))
         #expect(purchase.playerId == "alice" && purchase.source == .clientReceipt)
 
         let phone = try await fixture.emulator.receipt(deviceId: "phone")
@@ -49,7 +49,8 @@ struct ReceiptRestoreTests {
         #expect(reply.results.map(\.status) == ["rejected"], "\(reply.results)")
         #expect(reply.results.first?.code == "transaction_belongs_to_other_player")
         #expect(reply.entitlements.isEmpty)
-        #expect(try await fixture.store.purchase(transactionId: try #require(paid.transactionId)) == nil)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: try #require(paid.transactionId)) == nil)
         let alice = try await fixture.restore("alice", body)
         #expect(alice.results.map(\.status) == ["restored"], "\(alice.results)")
     }
@@ -84,7 +85,7 @@ struct ReceiptRestoreTests {
         let forged = try await fixture.restore(
             "alice", RestoreByReceipt(receipt: Data("not a receipt".utf8).base64EncodedString(), transactionIds: [id]))
         #expect(forged.results.map(\.status) == ["rejected"] && forged.results.first?.transactionId == id)
-        #expect(try await fixture.store.purchase(transactionId: id) == nil, "nothing was restored")
+        #expect(try await fixture.store.purchase(store: .appStore, transactionId: id) == nil, "nothing was restored")
     }
 }
 

@@ -61,7 +61,7 @@ struct RestartTests {
             #expect(try await fixture.wallet(player) == ["coins": Int64(100 * purchasesPerPlayer)])
         }
         for transactionId in transactions {
-            #expect(try await fixture.store.purchase(transactionId: transactionId) != nil)
+            #expect(try await fixture.store.purchase(store: .appStore, transactionId: transactionId) != nil)
         }
         let entries = try await players.asyncFlatMap { try await fixture.store.ledgerEntries(playerId: $0) }
         #expect(entries.count == transactions.count)

@@ -32,7 +32,8 @@ struct RevocationCheckPathTests {
         #expect(refused.headers["retry-after"] == "30")
         #expect(try refused.decode(PurchaseReply.self).status == "pending")
         #expect(try await fixture.wallet("alice").isEmpty)
-        #expect(try await fixture.store.purchase(transactionId: try #require(paid.transactionId)) == nil)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: try #require(paid.transactionId)) == nil)
 
         await fixture.emulator.setFaults(EmulatorFaults())
         let delivered = try await fixture.report("alice", signedTransaction: signedTransaction, orderId: order.orderId)

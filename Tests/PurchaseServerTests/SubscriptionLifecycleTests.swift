@@ -46,7 +46,9 @@ struct SubscriptionLifecycleTests {
         #expect(vip.state == "active")
         #expect(vip.entitled)
         #expect(vip.originalTransactionId == original)
-        #expect(try await fixture.store.purchase(transactionId: renewal.transactionId)?.playerId == "alice")
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: renewal.transactionId)?.playerId
+                == "alice")
         // The app reports the unfinished renewal later: already delivered.
         let unfinished = try await fixture.emulator.restore(deviceId: "phone")
         let signed = try #require(unfinished.first { $0.transactionId == renewal.transactionId }?.signedTransaction)
@@ -77,7 +79,9 @@ struct SubscriptionLifecycleTests {
         let vip = try await fixture.entitlement("alice", "vip")
         #expect(vip.transactionId == renewal.transactionId)
         #expect(vip.until == renewal.expiresDate)
-        #expect(try await fixture.store.purchase(transactionId: renewal.transactionId)?.source == .reconciler)
+        #expect(
+            try await fixture.store.purchase(store: .appStore, transactionId: renewal.transactionId)?.source
+                == .reconciler)
         let changes = try await fixture.store.timeline(playerId: "alice").filter { $0.type == .entitlementChanged }
         #expect(changes.last?.detail["reason"] == "reconciler")
         // In line now: the next pass finds nothing lapsed.

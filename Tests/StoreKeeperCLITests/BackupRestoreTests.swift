@@ -94,7 +94,7 @@ struct BackupRestoreTests {
         let store = try makeLedgerStore(url: "sqlite:" + copy)
         let deliveries = try await store.deliveries(players: Self.players)
         for id in recoveredByServer {
-            let source = try await store.purchase(transactionId: id)?.source
+            let source = try await store.purchase(store: .appStore, transactionId: id)?.source
             #expect(
                 source == .reconciler || source == .notification,
                 "\(id) was delivered before the replay by \(source as Any)")

@@ -13,7 +13,7 @@ struct ConsolePagesEntitlementTests {
             let order = try await fixture.order("carol", product: "vip.monthly")
             let paid = try await fixture.pay(for: order)
             try await fixture.eventually("the subscription's entitlement") {
-                try await fixture.store.entitlement(originalTransactionId: paid.transactionId) != nil
+                try await fixture.store.entitlement(store: .appStore, originalTransactionId: paid.transactionId) != nil
             }
             let viewer = try await fixture.signedIn("vera", role: .viewer)
             let page = try await viewer.get("/console/players/carol")

@@ -49,7 +49,8 @@ struct ConsolePagesOwedTests {
                 "/console/owed/\(paid.transactionId)/deliver", form: [("playerId", "bob")], from: "/console/owed")
             #expect(delivered.status == 303, "\(delivered)")
             #expect(delivered.location == "/console/players/bob?notice=delivered")
-            let purchase = try #require(try await fixture.store.purchase(transactionId: paid.transactionId))
+            let purchase = try #require(
+                try await fixture.store.purchase(store: .appStore, transactionId: paid.transactionId))
             #expect(purchase.playerId == "bob")
             #expect(purchase.source == .adminLookup)
             #expect(purchase.flags.contains(PurchaseFlag.unbound))

@@ -65,7 +65,7 @@ struct ConsolePagesSearchTests {
             // Charged on the device, never reported, its notification never sent: the
             // ledger knows nothing of it.
             let paid = try await fixture.pay(for: nil)
-            #expect(try await fixture.store.purchase(transactionId: paid.transactionId) == nil)
+            #expect(try await fixture.store.purchase(store: .appStore, transactionId: paid.transactionId) == nil)
             let agent = try await fixture.signedIn("ann", role: .agent)
             let search = try await agent.get("/console/search?q=\(paid.transactionId)")
             #expect(search.status == 303)

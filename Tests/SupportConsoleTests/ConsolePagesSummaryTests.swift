@@ -97,6 +97,7 @@ struct ConsolePagesSummaryTests {
         ]
         func purchase(_ id: String, share: Int) -> Purchase {
             Purchase(
+                store: .appStore,
                 transactionId: id, originalTransactionId: id, playerId: "p", orderId: nil, productId: "coins500",
                 quantity: 1, environment: .sandbox, source: .notification, flags: [], grants: ["coins": 500],
                 status: share == 100_000 ? .refunded : .delivered, purchaseDate: start, deliveredAt: start,

@@ -15,7 +15,8 @@ struct ConsolePagesValuesTests {
             try await fixture.emulator.refund(
                 transactionId: paid.transactionId, percentage: 30_000, reason: .refundedDueToIssue)
             try await fixture.eventually("the refund") {
-                try await fixture.store.purchase(transactionId: paid.transactionId)?.refundedShare == 30_000
+                try await fixture.store.purchase(store: .appStore, transactionId: paid.transactionId)?.refundedShare
+                    == 30_000
             }
             let viewer = try await fixture.signedIn("vera", role: .viewer)
             let page = try await viewer.get("/console/transactions/" + paid.transactionId)

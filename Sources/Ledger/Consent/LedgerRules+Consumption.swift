@@ -28,6 +28,7 @@ extension LedgerRules {
             playerId: report.playerId,
             orderId: orderId,
             transactionId: report.transactionId,
+            store: .appStore,
             detail: detail,
             createdAt: report.reportedAt
         )

@@ -84,14 +84,18 @@ extension LedgerWrites {
     }
 
     /// Records what was spent of a delivered purchase (replacing an earlier report) and its
-    /// event; `nil` (nothing written) when no purchase has the transaction id.
+    /// event; `nil` (nothing written) when no purchase has the transaction id. Consumption
+    /// information is the App Store's (Apple asks for it; no other store does), so the id is
+    /// an App Store transaction id.
     static func recordConsumption(
         transactionId: String,
         _ consumption: Consumption,
         reportedBy: String?,
         at now: Date
     ) -> LedgerOperation<ConsumptionReport?> {
-        LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)).then { purchase in
+        LedgerOperation.first(
+            LedgerSQL.purchase(store: .appStore, transactionId: transactionId), Purchase.init(row:)
+        ).then { purchase in
             guard let purchase else { return .done(nil) }
             let report = ConsumptionReport(
                 transactionId: transactionId,

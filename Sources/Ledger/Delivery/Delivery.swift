@@ -2,9 +2,13 @@ import Foundation
 
 /// A verified transaction to deliver: the input of ``LedgerStore/deliver(_:)``.
 public struct Delivery: Sendable, Hashable {
-    /// Apple's transaction id; the key that makes delivery exactly-once.
+    /// The store that sold it: with ``transactionId``, the purchase's identity.
+    public var store: Store
+    /// The store's id for the transaction; with ``store``, the key that makes delivery
+    /// exactly-once.
     public var transactionId: String
-    /// Apple's original transaction id.
+    /// The store's id for the chain the transaction belongs to (Apple's original transaction
+    /// id): its entitlement's key.
     public var originalTransactionId: String
     /// The player who receives the goods.
     public var playerId: String
@@ -36,6 +40,7 @@ public struct Delivery: Sendable, Hashable {
 
     /// Creates a delivery.
     public init(
+        store: Store,
         transactionId: String,
         originalTransactionId: String,
         playerId: String,
@@ -50,6 +55,7 @@ public struct Delivery: Sendable, Hashable {
         entitlement: EntitlementGrant? = nil,
         boundByHolder: ChainHolder? = nil
     ) {
+        self.store = store
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.playerId = playerId

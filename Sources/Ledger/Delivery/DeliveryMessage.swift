@@ -3,14 +3,17 @@ import Foundation
 /// The JSON body the outbox sends to the game server for one delivery.
 ///
 /// Dates are epoch milliseconds, as in Apple's signed transactions. The receiver must
-/// deduplicate on the outbox's idempotency key, which for a delivery is ``transactionId``
-/// (a later refund of the purchase is a ``RefundMessage`` with a key of its own).
+/// deduplicate on the outbox's idempotency key, which for a delivery is the store's key of
+/// ``transactionId`` (``Store/key(_:)``: an App Store id as it is) (a later refund of the
+/// purchase is a ``RefundMessage`` with a key of its own).
 public struct DeliveryMessage: Sendable, Hashable, Codable {
     /// Always `"delivery"` (a ``RefundMessage`` has another kind).
     public var kind: String
     /// The player who receives the goods.
     public var playerId: String
-    /// Apple's transaction id.
+    /// The store that sold it (a ``Store`` raw value: `app_store`, `google_play`).
+    public var store: String
+    /// The store's transaction id.
     public var transactionId: String
     /// Apple's original transaction id.
     public var originalTransactionId: String
@@ -35,6 +38,7 @@ public struct DeliveryMessage: Sendable, Hashable, Codable {
     public init(purchase: Purchase) {
         kind = "delivery"
         playerId = purchase.playerId
+        store = purchase.store.rawValue
         transactionId = purchase.transactionId
         originalTransactionId = purchase.originalTransactionId
         orderId = purchase.orderId
@@ -59,6 +63,7 @@ public struct DeliveryMessage: Sendable, Hashable, Codable {
         var members: [(key: String, write: (inout LedgerJSON.Writer) -> Void)] = [
             ("kind", { $0.string(kind) }),
             ("playerId", { $0.string(playerId) }),
+            ("store", { $0.string(store) }),
             ("transactionId", { $0.string(transactionId) }),
             ("originalTransactionId", { $0.string(originalTransactionId) }),
             ("productId", { $0.string(productId) }),

@@ -22,10 +22,10 @@ public protocol DeliveryStore: Sendable {
     /// latest refund-state notification recorded for a transaction never delivered is a
     /// REFUND or REVOKE of all of it. When it refunds a part (a prorated refund), the
     /// transaction is delivered and, in the same database transaction, that share taken back
-    /// (``settleRefundState(transactionId:reason:)``'s movement, with the notice's type as
+    /// (``settleRefundState(store:transactionId:reason:)``'s movement, with the notice's type as
     /// reason): the returned purchase carries the ``Purchase/refundedShare``. The check and the
     /// write are one database transaction, serialized with
-    /// ``settleRefundState(transactionId:reason:)`` of the same transaction id.
+    /// ``settleRefundState(store:transactionId:reason:)`` of the same transaction id.
     ///
     /// A first delivery with an ``Delivery/entitlement`` also sets it, in the same database
     /// transaction, on the entitlement of the transaction's original transaction id: inserted
@@ -48,8 +48,8 @@ public protocol DeliveryStore: Sendable {
     /// bind the transaction and call ``deliver(_:)``.
     func deliverByOrder(_ delivery: Delivery, appAccountToken: String) async throws -> OrderDeliveryResult
 
-    /// The purchase recorded for this transaction id.
-    func purchase(transactionId: String) async throws -> Purchase?
+    /// The purchase recorded for the store's transaction id.
+    func purchase(store: Store, transactionId: String) async throws -> Purchase?
 
     /// The player's purchases, oldest delivery first.
     func purchases(playerId: String) async throws -> [Purchase]

@@ -5,6 +5,7 @@ extension Purchase {
     init(row: any LedgerRow) throws {
         let row = TableRow<PurchaseTable>(row)
         self.init(
+            store: try row.enumeration(Store.self, .store),
             transactionId: try row.requiredText(.transactionId),
             originalTransactionId: try row.requiredText(.originalTransactionId),
             playerId: try row.requiredText(.playerId),

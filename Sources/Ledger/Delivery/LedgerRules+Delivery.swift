@@ -28,6 +28,7 @@ extension LedgerRules {
             playerId: purchase.playerId,
             orderId: purchase.orderId,
             transactionId: purchase.transactionId,
+            store: purchase.store,
             detail: [
                 "source": purchase.source.rawValue,
                 "productId": purchase.productId,

@@ -1,16 +1,21 @@
 import Foundation
 
 extension LedgerSQL {
-    /// `1` as `seen` when the transaction was delivered or any notification about it was
-    /// recorded, else `0`.
-    static func seenBefore(transactionId: String) -> LedgerStatement {
+    /// `1` as `seen` when the transaction id was delivered (in any store, while ids are unique
+    /// across stores) or any notification about the store's transaction was recorded, else
+    /// `0`.
+    static func seenBefore(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
             """
             SELECT CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE transaction_id = ?)
-                OR EXISTS (SELECT 1 FROM history_events WHERE transaction_id = ? AND type = ?)
+                OR EXISTS (
+                    SELECT 1 FROM history_events WHERE transaction_id = ? AND type = ? AND \(storeOfEvent) = ?)
                 THEN 1 ELSE 0 END AS seen
             """,
-            [.text(transactionId), .text(transactionId), .text(HistoryEventType.notificationReceived.rawValue)]
+            [
+                .text(transactionId), .text(transactionId), .text(HistoryEventType.notificationReceived.rawValue),
+                .text(store.rawValue),
+            ]
         )
     }
 
@@ -33,16 +38,18 @@ extension LedgerSQL {
     }
 
     /// PostgreSQL: the whole delivery by order in one statement (the function of
-    /// ``LedgerSchema/orderDelivery``); rows of `outcome`, `item`, `amount`.
+    /// ``LedgerSchema/storeIdentity``); rows of `outcome`, `item`, `amount`.
     static func deliverByOrder(_ plan: OrderDeliveryPlan) throws -> LedgerStatement {
         let purchase = plan.purchase
         return LedgerStatement(
             """
             SELECT outcome, item, amount FROM storekeeper_deliver_by_order(
-                CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .integer(transactionLockSpace), .text(purchase.transactionId), .text(purchase.originalTransactionId),
+                .integer(transactionLockSpace), .text(purchase.store.rawValue),
+                .text(purchase.store.key(purchase.transactionId)),
+                .text(purchase.transactionId), .text(purchase.originalTransactionId),
                 .text(purchase.playerId), .optional(purchase.orderId), .text(plan.appAccountToken),
                 .text(purchase.productId), .integer(Int64(purchase.quantity)), .text(purchase.environment.rawValue),
                 .text(purchase.source.rawValue), .text(LedgerJSON.flags(purchase.flags)),

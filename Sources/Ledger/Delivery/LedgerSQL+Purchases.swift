@@ -1,10 +1,13 @@
 import Foundation
 
 extension LedgerSQL {
-    /// Inserts the purchase unless the transaction id is taken; a row only when inserted.
+    /// Inserts the purchase unless the transaction id is taken (by this store, or while ids are
+    /// unique across stores, by another: ``LedgerSchema/storeIdentity``); a row only when
+    /// inserted.
     static func insertPurchase(_ delivery: Delivery, deliveredAt: Date) throws -> LedgerStatement {
         PurchaseTable.insert(
             [
+                .store: .text(delivery.store.rawValue),
                 .transactionId: .text(delivery.transactionId),
                 .originalTransactionId: .text(delivery.originalTransactionId),
                 .playerId: .text(delivery.playerId),
@@ -29,9 +32,11 @@ extension LedgerSQL {
         )
     }
 
-    static func purchase(transactionId: String) -> LedgerStatement {
+    /// The purchase of the store's transaction.
+    static func purchase(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(PurchaseTable.columns) FROM purchases WHERE transaction_id = ?", [.text(transactionId)])
+            "SELECT \(PurchaseTable.columns) FROM purchases WHERE transaction_id = ? AND store = ?",
+            [.text(transactionId), .text(store.rawValue)])
     }
 
     static func purchases(playerId: String) -> LedgerStatement {

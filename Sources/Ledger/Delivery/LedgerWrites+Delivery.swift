@@ -4,7 +4,7 @@ extension LedgerWrites {
     /// Delivers a transaction exactly once (see ``LedgerStore/deliver(_:)``): the primary key
     /// on `transaction_id` decides, the first insert wins. (A concurrent PostgreSQL insert of
     /// the same id waits for the first transaction, then does nothing.) In the same database
-    /// transaction, under the transaction lock (see ``readRefundNotices(transactionId:dialect:)``),
+    /// transaction, under the transaction lock (see ``readRefundNotices(store:transactionId:dialect:)``),
     /// a transaction whose latest recorded refund-state word refunds all of it is refused,
     /// and one refunded in part is delivered and its refunded share taken back at once. A
     /// delivery with an ``Delivery/entitlement`` sets it on its chain's entitlement
@@ -15,15 +15,15 @@ extension LedgerWrites {
         at now: Date
     ) throws -> LedgerOperation<DeliveryResult> {
         let insert = try LedgerSQL.insertPurchase(delivery, deliveredAt: now)
-        let transactionId = delivery.transactionId
-        return readRefundNotices(transactionId: transactionId, dialect: dialect)
+        let (store, transactionId) = (delivery.store, delivery.transactionId)
+        return readRefundNotices(store: store, transactionId: transactionId, dialect: dialect)
             .then { notices in
                 .pause(at: .refundNoticesRead(transactionId: transactionId), returning: notices)
             }
             .then { notices in
                 // Refused when refunded in whole, unless delivered before (then it is settled).
                 let refused = notices.share == RefundShare.whole
-                let statement = refused ? LedgerSQL.purchase(transactionId: transactionId) : insert
+                let statement = refused ? LedgerSQL.purchase(store: store, transactionId: transactionId) : insert
                 return LedgerOperation.first(statement, Purchase.init(row:)).then {
                     row -> LedgerOperation<DeliveryResult> in
                     switch (row, refused) {
@@ -52,11 +52,11 @@ extension LedgerWrites {
                             }
                     case (nil, false):
                         return LedgerOperation.first(
-                            LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)
+                            LedgerSQL.purchase(store: store, transactionId: transactionId), Purchase.init(row:)
                         )
                         .map { existing in
                             guard let existing else {
-                                throw LedgerError.corruptRow("purchase \(transactionId) conflicted but is missing")
+                                throw LedgerError.transactionIdOfOtherStore(store: store, transactionId: transactionId)
                             }
                             return .alreadyDelivered(existing)
                         }
@@ -75,7 +75,8 @@ extension LedgerWrites {
         guard let expected = delivery.boundByHolder else { return .done(()) }
         let originalTransactionId = delivery.originalTransactionId
         return LedgerOperation.first(
-            LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+            LedgerSQL.entitlement(
+                store: delivery.store, originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
             Entitlement.init(row:)
         )
         .map { entitlement in try check(entitlement, isHeldBy: expected, originalTransactionId) }
@@ -115,7 +116,7 @@ extension LedgerWrites {
     }
 
     /// Posts a new purchase's ``LedgerEntryKind/grant`` entries, enqueues its outbox message
-    /// (idempotency key = transaction id) and appends its ``HistoryEventType/delivered`` event.
+    /// (idempotency key: the store's key of the transaction id, ``Store/key(_:)``) and appends its ``HistoryEventType/delivered`` event.
     static func grant(_ purchase: Purchase, at now: Date) -> LedgerOperation<Void> {
         post(
             playerId: purchase.playerId,
@@ -129,7 +130,7 @@ extension LedgerWrites {
         .then { _ in
             .execute(
                 LedgerSQL.insertOutbox(
-                    idempotencyKey: purchase.transactionId,
+                    idempotencyKey: purchase.store.key(purchase.transactionId),
                     playerId: purchase.playerId,
                     transactionId: purchase.transactionId,
                     payload: String(decoding: try DeliveryMessage(purchase: purchase).encoded(), as: UTF8.self),

@@ -17,9 +17,10 @@ extension LedgerWrites {
         let fulfill = LedgerSQL.fulfillOrder(
             orderId: orderId, playerId: delivery.playerId, appAccountToken: plan.appAccountToken,
             productId: delivery.productId, transactionId: transactionId, at: purchase.deliveredAt)
-        return lockTransaction(transactionId: transactionId, dialect: dialect)
+        return lockTransaction(store: delivery.store, transactionId: transactionId, dialect: dialect)
             .then {
-                LedgerOperation<Int64?>.first(LedgerSQL.seenBefore(transactionId: transactionId)) {
+                LedgerOperation<Int64?>.first(LedgerSQL.seenBefore(store: delivery.store, transactionId: transactionId))
+                {
                     try $0.requiredInteger("seen")
                 }
             }

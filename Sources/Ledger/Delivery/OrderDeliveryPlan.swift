@@ -16,6 +16,7 @@ struct OrderDeliveryPlan: Sendable {
         self.delivery = delivery
         self.appAccountToken = appAccountToken.lowercased()
         purchase = Purchase(
+            store: delivery.store,
             transactionId: delivery.transactionId,
             originalTransactionId: delivery.originalTransactionId,
             playerId: delivery.playerId,

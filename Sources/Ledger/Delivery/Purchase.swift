@@ -1,12 +1,14 @@
 import Foundation
 
-/// A delivered App Store transaction, as the ledger recorded it the first time it was
+/// A delivered store transaction, as the ledger recorded it the first time it was
 /// delivered. Only ``status``, ``refundedShare``, ``refundedAt`` and ``refundReason`` change
 /// afterwards.
 public struct Purchase: Sendable, Hashable, Codable {
-    /// Apple's transaction id (unique).
+    /// The store that sold it.
+    public var store: Store
+    /// The store's id for the transaction (unique in ``store``).
     public var transactionId: String
-    /// Apple's original transaction id.
+    /// The store's id for the transaction's chain (Apple's original transaction id).
     public var originalTransactionId: String
     /// The player who received the goods.
     public var playerId: String
@@ -42,6 +44,7 @@ public struct Purchase: Sendable, Hashable, Codable {
 
     /// Creates a purchase value.
     public init(
+        store: Store,
         transactionId: String,
         originalTransactionId: String,
         playerId: String,
@@ -59,6 +62,7 @@ public struct Purchase: Sendable, Hashable, Codable {
         refundedAt: Date? = nil,
         refundReason: String? = nil
     ) {
+        self.store = store
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.playerId = playerId

@@ -1,10 +1,12 @@
-/// The `purchases` table: one row per delivered store transaction (primary key
-/// `transaction_id`: exactly once).
+/// The `purchases` table: one row per delivered store transaction, exactly once per
+/// (`store`, `transaction_id`). (`transaction_id` alone stays the primary key while the
+/// previous release's statements may run: see ``LedgerSchema/storeIdentity``.)
 enum PurchaseTable: LedgerTable {
     static let name = "purchases"
     static let columns = allColumns()
 
     enum Column: String, CaseIterable {
+        case store
         case transactionId = "transaction_id"
         case originalTransactionId = "original_transaction_id"
         case playerId = "player_id"

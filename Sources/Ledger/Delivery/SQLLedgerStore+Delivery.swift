@@ -8,8 +8,8 @@ extension SQLLedgerStore {
         return try await write(try LedgerWrites.deliver(delivery, dialect: dialect, at: now))
     }
 
-    public func purchase(transactionId: String) async throws -> Purchase? {
-        try await read(.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)))
+    public func purchase(store: Store, transactionId: String) async throws -> Purchase? {
+        try await read(.first(LedgerSQL.purchase(store: store, transactionId: transactionId), Purchase.init(row:)))
     }
 
     public func purchases(playerId: String) async throws -> [Purchase] {

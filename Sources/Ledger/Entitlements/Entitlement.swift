@@ -4,8 +4,11 @@ import Foundation
 /// non-renewing subscription's period, or an auto-renewable subscription's chain. One
 /// holder per original transaction.
 public struct Entitlement: Codable, Hashable, Sendable {
-    /// Apple's original transaction id: the key (the chain of an auto-renewable
-    /// subscription, or the purchase of a non-consumable or non-renewing product).
+    /// The store that sold the purchase behind it.
+    public var store: Store
+    /// The store's id for the chain (Apple's original transaction id): with ``store``, the
+    /// key (the chain of an auto-renewable subscription, or the purchase of a
+    /// non-consumable or non-renewing product).
     public var originalTransactionId: String
     /// The player who holds it.
     public var playerId: String
@@ -38,6 +41,7 @@ public struct Entitlement: Codable, Hashable, Sendable {
 
     /// Creates an entitlement value.
     public init(
+        store: Store,
         originalTransactionId: String,
         playerId: String,
         entitlementId: String,
@@ -54,6 +58,7 @@ public struct Entitlement: Codable, Hashable, Sendable {
         signedAt: Date,
         updatedAt: Date
     ) {
+        self.store = store
         self.originalTransactionId = originalTransactionId
         self.playerId = playerId
         self.entitlementId = entitlementId

@@ -8,7 +8,7 @@ public enum EntitlementChangeResult: Sendable, Hashable {
     case unknown
 }
 
-/// The outcome of ``EntitlementStore/transferEntitlement(originalTransactionId:to:reason:actor:)``.
+/// The outcome of ``EntitlementStore/transferEntitlement(store:originalTransactionId:to:reason:actor:)``.
 public enum EntitlementTransferResult: Sendable, Hashable {
     /// The entitlement moved from the player `from` to the new holder; as it stands now.
     case transferred(from: String, Entitlement)

@@ -5,13 +5,15 @@ import Foundation
 ///
 /// Dates are epoch milliseconds. The receiver must deduplicate on the outbox's idempotency
 /// key: ``idempotencyKey(originalTransactionId:playerId:appleSignedDate:state:)`` for a
-/// change, ``transferKey(originalTransactionId:playerId:at:)`` for a transfer (one message
+/// change, ``transferKey(store:originalTransactionId:playerId:at:)`` for a transfer (one message
 /// for the new holder, one telling the previous holder it is no longer entitled).
 public struct EntitlementMessage: Sendable, Hashable, Codable {
     /// Always `"entitlement"`.
     public var kind: String
     /// The player the message is about.
     public var playerId: String
+    /// The store that sold the purchase behind it (a ``Store`` raw value).
+    public var store: String
     /// What the product unlocks.
     public var entitlementId: String
     /// The product that backs it.
@@ -42,6 +44,7 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
     public init(entitlement: Entitlement, reason: String, at now: Date, playerId: String? = nil) {
         kind = "entitlement"
         self.playerId = playerId ?? entitlement.playerId
+        store = entitlement.store.rawValue
         entitlementId = entitlement.entitlementId
         productId = entitlement.productId
         state = entitlement.state.rawValue
@@ -56,20 +59,23 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
     }
 
     /// The key of a change:
-    /// `entitlement:<originalTransactionId>:<playerId>:<appleSignedDate ms>:<state>:<transactionId>:<until ms or "permanent">`.
+    /// `entitlement:<key>:<playerId>:<appleSignedDate ms>:<state>:<transactionId>:<until ms or "permanent">`,
+    /// where the key is the store's key of the original transaction id (``Store/key(_:)``).
     /// Two changes differ in one of these (Apple's signed date, the state, the backing
     /// transaction or the end), so neither is dropped as the other's duplicate.
     public static func idempotencyKey(of entitlement: Entitlement) -> String {
         let until = entitlement.until.map { String($0.ledgerMilliseconds) } ?? "permanent"
-        return "entitlement:\(entitlement.originalTransactionId):\(entitlement.playerId):"
+        return "entitlement:\(entitlement.store.key(entitlement.originalTransactionId)):\(entitlement.playerId):"
             + "\(entitlement.signedAt.ledgerMilliseconds):\(entitlement.state.rawValue):"
             + "\(entitlement.transactionId):\(until)"
     }
 
     /// The key of a transfer's message to `playerId`:
-    /// `entitlement-transfer:<originalTransactionId>:<playerId>:<ms of the transfer>`.
-    public static func transferKey(originalTransactionId: String, playerId: String, at date: Date) -> String {
-        "entitlement-transfer:\(originalTransactionId):\(playerId):\(date.ledgerMilliseconds)"
+    /// `entitlement-transfer:<key>:<playerId>:<ms of the transfer>`, the key as for a change.
+    public static func transferKey(store: Store, originalTransactionId: String, playerId: String, at date: Date)
+        -> String
+    {
+        "entitlement-transfer:\(store.key(originalTransactionId)):\(playerId):\(date.ledgerMilliseconds)"
     }
 
     /// Decodes a message from an outbox payload.
@@ -86,7 +92,7 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, playerId, entitlementId, productId, state, entitled, since, until, transactionId
+        case kind, playerId, store, entitlementId, productId, state, entitled, since, until, transactionId
         case originalTransactionId, ownership, reason, appleSignedDate
     }
 
@@ -95,6 +101,7 @@ public struct EntitlementMessage: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(playerId, forKey: .playerId)
+        try container.encode(store, forKey: .store)
         try container.encode(entitlementId, forKey: .entitlementId)
         try container.encode(productId, forKey: .productId)
         try container.encode(state, forKey: .state)

@@ -4,7 +4,7 @@ import Foundation
 /// holds what it unlocks and until when (``LedgerStore`` refines it).
 ///
 /// Every change (a delivery's insert or update, ``updateEntitlement(_:)``,
-/// ``transferEntitlement(originalTransactionId:to:reason:actor:)``) is one database
+/// ``transferEntitlement(store:originalTransactionId:to:reason:actor:)``) is one database
 /// transaction that also appends an ``HistoryEventType/entitlementChanged`` (or
 /// ``HistoryEventType/entitlementTransferred``) event and enqueues an
 /// ``EntitlementMessage``. A change reads the row under a lock (PostgreSQL:
@@ -15,7 +15,7 @@ public protocol EntitlementStore: Sendable {
     func entitlements(playerId: String) async throws -> [Entitlement]
 
     /// The entitlement of this original transaction.
-    func entitlement(originalTransactionId: String) async throws -> Entitlement?
+    func entitlement(store: Store, originalTransactionId: String) async throws -> Entitlement?
 
     /// Applies `update` when its ``EntitlementUpdate/signedAt`` is not older than the
     /// recorded data, it is not about a transaction bought before the one backing the
@@ -26,12 +26,14 @@ public protocol EntitlementStore: Sendable {
     /// Makes `playerId` the holder, with an audited ``HistoryEventType/entitlementTransferred``
     /// event on both players' timelines and a message for each;
     /// ``EntitlementTransferResult/alreadyHeld(_:)`` (nothing written) when the player holds it.
-    func transferEntitlement(originalTransactionId: String, to playerId: String, reason: String, actor: String?)
+    func transferEntitlement(
+        store: Store, originalTransactionId: String, to playerId: String, reason: String, actor: String?
+    )
         async throws -> EntitlementTransferResult
 
     /// Auto-renewable entitlements whose `until` is before `date`, whose state still
     /// entitles, and whose recheck is due by `date` (see
-    /// ``postponeSubscriptionCheck(originalTransactionId:now:)``), oldest `until` first (the
+    /// ``postponeSubscriptionCheck(store:originalTransactionId:now:)``), oldest `until` first (the
     /// reconciler's work list).
     func lapsedSubscriptions(before date: Date, limit: Int) async throws -> [Entitlement]
 
@@ -43,7 +45,7 @@ public protocol EntitlementStore: Sendable {
     /// (nothing written) for an unknown original transaction or one no longer lapsed at
     /// `now` (a renewal committed since the reconciler looked).
     @discardableResult
-    func postponeSubscriptionCheck(originalTransactionId: String, now: Date) async throws -> Date?
+    func postponeSubscriptionCheck(store: Store, originalTransactionId: String, now: Date) async throws -> Date?
 
     /// For each original transaction of `productIds` that backs no entitlement (delivered
     /// before the ledger kept entitlements), its latest purchase; after `cursor` (the last

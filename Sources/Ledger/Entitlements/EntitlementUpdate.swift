@@ -3,7 +3,9 @@ import Foundation
 /// A change of an entitlement's state without a new delivered transaction (renewal info,
 /// expiry, refund, revocation), for ``EntitlementStore/updateEntitlement(_:)``.
 public struct EntitlementUpdate: Codable, Hashable, Sendable {
-    /// The entitlement's key.
+    /// The store that sold the chain: with ``originalTransactionId``, the entitlement's key.
+    public var store: Store
+    /// The store's id for the chain.
     public var originalTransactionId: String
     /// The backing transaction, when Apple's data names it; `nil` keeps the recorded one.
     public var transactionId: String?
@@ -28,6 +30,7 @@ public struct EntitlementUpdate: Codable, Hashable, Sendable {
 
     /// Creates an update.
     public init(
+        store: Store,
         originalTransactionId: String,
         transactionId: String? = nil,
         productId: String? = nil,
@@ -39,6 +42,7 @@ public struct EntitlementUpdate: Codable, Hashable, Sendable {
         signedAt: Date,
         reason: String
     ) {
+        self.store = store
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.productId = productId

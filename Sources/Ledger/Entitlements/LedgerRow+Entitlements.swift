@@ -11,6 +11,7 @@ extension Entitlement {
         case let value?: throw LedgerError.corruptRow("auto_renew has unknown value \(value)")
         }
         self.init(
+            store: try row.enumeration(Store.self, "store"),
             originalTransactionId: try row.requiredText("original_transaction_id"),
             playerId: try row.requiredText("player_id"),
             entitlementId: try row.requiredText("entitlement_id"),

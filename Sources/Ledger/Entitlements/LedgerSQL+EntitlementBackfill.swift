@@ -21,9 +21,12 @@ extension LedgerSQL {
             """
             SELECT \(PurchaseTable.columns) FROM purchases p
             WHERE p.product_id IN (\(placeholders))
-            AND NOT EXISTS (SELECT 1 FROM entitlements e WHERE e.original_transaction_id = p.original_transaction_id)
+            AND NOT EXISTS (
+                SELECT 1 FROM entitlements e WHERE e.original_transaction_id = p.original_transaction_id
+                AND e.store = p.store)
             AND NOT EXISTS (
                 SELECT 1 FROM purchases q WHERE q.original_transaction_id = p.original_transaction_id
+                AND q.store = p.store
                 AND (q.purchase_date > p.purchase_date
                      OR (q.purchase_date = p.purchase_date AND q.transaction_id > p.transaction_id)))
             \(after)

@@ -2,7 +2,7 @@ import Foundation
 
 extension LedgerSQL {
     static let entitlementColumns = """
-        original_transaction_id, player_id, entitlement_id, product_id, product_type, transaction_id, state, \
+        store, original_transaction_id, player_id, entitlement_id, product_id, product_type, transaction_id, state, \
         starts_at, ends_at, auto_renew, auto_renew_product_id, ownership, environment, apple_signed_at, updated_at
         """
 
@@ -20,12 +20,13 @@ extension LedgerSQL {
         LedgerStatement(
             """
             INSERT INTO entitlements (\(entitlementColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (original_transaction_id) DO NOTHING
             RETURNING \(entitlementColumns)
             """,
             [
-                .text(entitlement.originalTransactionId), .text(entitlement.playerId),
+                .text(entitlement.store.rawValue), .text(entitlement.originalTransactionId),
+                .text(entitlement.playerId),
                 .text(entitlement.entitlementId), .text(entitlement.productId), .text(entitlement.productType.rawValue),
                 .text(entitlement.transactionId), .text(entitlement.state.rawValue), .timestamp(entitlement.since),
                 .optional(entitlement.until), .optional(entitlement.autoRenew),
@@ -60,11 +61,13 @@ extension LedgerSQL {
     /// The entitlement of an original transaction; with `locking`, PostgreSQL locks its row
     /// until the end of the transaction (`FOR UPDATE`), so a change reads what the previous
     /// one committed.
-    static func entitlement(originalTransactionId: String, locking: Bool, dialect: Dialect) -> LedgerStatement {
+    static func entitlement(store: Store, originalTransactionId: String, locking: Bool, dialect: Dialect)
+        -> LedgerStatement
+    {
         let lock = locking && dialect == .postgres ? " FOR UPDATE" : ""
         return LedgerStatement(
-            "SELECT \(entitlementColumns) FROM entitlements WHERE original_transaction_id = ?\(lock)",
-            [.text(originalTransactionId)]
+            "SELECT \(entitlementColumns) FROM entitlements WHERE original_transaction_id = ? AND store = ?\(lock)",
+            [.text(originalTransactionId), .text(store.rawValue)]
         )
     }
 
@@ -95,12 +98,13 @@ extension LedgerSQL {
 
     /// The entitlement's checks in a row that left it lapsed (`recheck_failures`), its row
     /// locked on PostgreSQL.
-    static func recheckFailures(originalTransactionId: String, dialect: Dialect) -> LedgerStatement {
+    static func recheckFailures(store: Store, originalTransactionId: String, dialect: Dialect) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT recheck_failures FROM entitlements WHERE original_transaction_id = ?\(dialect == .postgres ? " FOR UPDATE" : "")
+            SELECT recheck_failures FROM entitlements WHERE original_transaction_id = ? AND store = ?\
+            \(dialect == .postgres ? " FOR UPDATE" : "")
             """,
-            [.text(originalTransactionId)]
+            [.text(originalTransactionId), .text(store.rawValue)]
         )
     }
 

@@ -16,8 +16,8 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<Void> {
-        let originalTransactionId = purchase.originalTransactionId
-        return lockedEntitlement(originalTransactionId, dialect: dialect).then { existing in
+        let (store, originalTransactionId) = (purchase.store, purchase.originalTransactionId)
+        return lockedEntitlement(store, originalTransactionId, dialect: dialect).then { existing in
             try check(existing, isHeldBy: expectedHolder, originalTransactionId)
             if let existing {
                 return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
@@ -33,11 +33,11 @@ extension LedgerWrites {
                 // made this insert wait for it): update what it committed.
                 return LedgerOperation.first(
                     LedgerSQL.entitlement(
-                        originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+                        store: store, originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
                     Entitlement.init(row:)
                 ).then { existing in
                     guard let existing else {
-                        throw LedgerError.corruptRow("entitlement \(originalTransactionId) conflicted but is missing")
+                        throw LedgerError.transactionIdOfOtherStore(store: store, transactionId: originalTransactionId)
                     }
                     try check(existing, isHeldBy: expectedHolder, originalTransactionId)
                     return applyGrant(grant, of: purchase, to: existing, reason: reason, at: now)
@@ -65,7 +65,7 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<Entitlement?> {
-        lockedEntitlement(purchase.originalTransactionId, dialect: dialect).then { existing in
+        lockedEntitlement(purchase.store, purchase.originalTransactionId, dialect: dialect).then { existing in
             guard existing == nil else { return .done(nil) }
             return newEntitlement(grant, of: purchase, stackingOnEarlierPurchasesOnly: true, dialect: dialect, at: now)
                 .then { entitlement in
@@ -80,18 +80,18 @@ extension LedgerWrites {
         }
     }
 
-    /// The first wait of ``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)``,
+    /// The first wait of ``EntitlementStore/postponeSubscriptionCheck(store:originalTransactionId:now:)``,
     /// and the longest.
     static let firstRecheckDelay: TimeInterval = 60
     static let longestRecheckDelay: TimeInterval = 86_400
 
-    /// Applies ``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)`` in
-    /// one database transaction.
+    /// Applies ``EntitlementStore/postponeSubscriptionCheck(store:originalTransactionId:now:)``
+    /// in one database transaction.
     static func postponeSubscriptionCheck(
-        originalTransactionId: String, now: Date, dialect: LedgerSQL.Dialect
+        store: Store, originalTransactionId: String, now: Date, dialect: LedgerSQL.Dialect
     ) -> LedgerOperation<Date?> {
         LedgerOperation.statement(
-            LedgerSQL.recheckFailures(originalTransactionId: originalTransactionId, dialect: dialect)
+            LedgerSQL.recheckFailures(store: store, originalTransactionId: originalTransactionId, dialect: dialect)
         ) { rows in
             guard let row = rows.first else { return .done(nil) }
             let failures = try row.integer("recheck_failures") ?? 0
@@ -112,7 +112,7 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<EntitlementChangeResult> {
-        lockedEntitlement(update.originalTransactionId, dialect: dialect).then { existing in
+        lockedEntitlement(update.store, update.originalTransactionId, dialect: dialect).then { existing in
             guard let existing else { return .done(.unknown) }
             guard update.signedAt >= existing.signedAt else { return .done(.unchanged(existing)) }
             guard let transactionId = update.transactionId else { return apply(update, to: existing, at: now) }
@@ -132,10 +132,14 @@ extension LedgerWrites {
         -> LedgerOperation<Bool>
     {
         guard transactionId != existing.transactionId else { return .done(false) }
-        return LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)).then {
-            about in
-            LedgerOperation.first(LedgerSQL.purchase(transactionId: existing.transactionId), Purchase.init(row:)).map {
-                backing in
+        let store = existing.store
+        return LedgerOperation.first(
+            LedgerSQL.purchase(store: store, transactionId: transactionId), Purchase.init(row:)
+        )
+        .then { about in
+            LedgerOperation.first(
+                LedgerSQL.purchase(store: store, transactionId: existing.transactionId), Purchase.init(row:)
+            ).map { backing in
                 guard let about, let backing else { return false }
                 return backing.purchaseDate > about.purchaseDate
             }
@@ -169,9 +173,10 @@ extension LedgerWrites {
             .map { written in written.map(EntitlementChangeResult.changed) ?? .unchanged(existing) }
     }
 
-    /// Applies ``EntitlementStore/transferEntitlement(originalTransactionId:to:reason:actor:)``
+    /// Applies ``EntitlementStore/transferEntitlement(store:originalTransactionId:to:reason:actor:)``
     /// in one database transaction.
     static func transferEntitlement(
+        store: Store,
         originalTransactionId: String,
         to playerId: String,
         reason: String,
@@ -179,7 +184,7 @@ extension LedgerWrites {
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<EntitlementTransferResult> {
-        lockedEntitlement(originalTransactionId, dialect: dialect).then { existing in
+        lockedEntitlement(store, originalTransactionId, dialect: dialect).then { existing in
             guard let existing else { return .done(.unknown) }
             guard existing.playerId != playerId else { return .done(.alreadyHeld(existing)) }
             var moved = existing
@@ -199,13 +204,14 @@ extension LedgerWrites {
                 return LedgerOperation<Void>.reduce([from, playerId], into: ()) { _, player in
                     let event = HistoryEvent(
                         type: .entitlementTransferred, playerId: player, transactionId: written.transactionId,
-                        detail: detail, createdAt: now)
+                        store: written.store, detail: detail, createdAt: now)
                     let message = EntitlementMessage(entitlement: written, reason: reason, at: now, playerId: player)
                     return LedgerOperation.execute(try LedgerSQL.insertEvent(event)).then {
                         .execute(
                             LedgerSQL.insertOutbox(
                                 idempotencyKey: EntitlementMessage.transferKey(
-                                    originalTransactionId: originalTransactionId, playerId: player, at: now),
+                                    store: store, originalTransactionId: originalTransactionId, playerId: player,
+                                    at: now),
                                 playerId: player,
                                 transactionId: written.transactionId,
                                 payload: String(decoding: try message.encoded(), as: UTF8.self),
@@ -220,11 +226,13 @@ extension LedgerWrites {
     /// Reads the entitlement under its row lock (PostgreSQL), then passes the
     /// ``LedgerPausePoint/entitlementRead(originalTransactionId:)`` checkpoint.
     private static func lockedEntitlement(
+        _ store: Store,
         _ originalTransactionId: String,
         dialect: LedgerSQL.Dialect
     ) -> LedgerOperation<Entitlement?> {
         LedgerOperation.first(
-            LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
+            LedgerSQL.entitlement(
+                store: store, originalTransactionId: originalTransactionId, locking: true, dialect: dialect),
             Entitlement.init(row:)
         )
         .then { existing in
@@ -245,6 +253,7 @@ extension LedgerWrites {
         at now: Date
     ) -> LedgerOperation<Entitlement> {
         let entitlement = Entitlement(
+            store: purchase.store,
             originalTransactionId: purchase.originalTransactionId,
             playerId: purchase.playerId,
             entitlementId: grant.entitlementId,
@@ -359,6 +368,7 @@ extension LedgerWrites {
         detail["until"] = entitlement.until.map { String($0.ledgerMilliseconds) }
         let event = HistoryEvent(
             type: .entitlementChanged, playerId: entitlement.playerId, transactionId: entitlement.transactionId,
+            store: entitlement.store,
             detail: detail, createdAt: now)
         let message = EntitlementMessage(entitlement: entitlement, reason: reason, at: now)
         return LedgerOperation<Void>.done(()).then { .execute(try LedgerSQL.insertEvent(event)) }.then {

@@ -5,10 +5,11 @@ extension SQLLedgerStore {
         try await read(.rows(LedgerSQL.entitlements(playerId: playerId), Entitlement.init(row:)))
     }
 
-    public func entitlement(originalTransactionId: String) async throws -> Entitlement? {
+    public func entitlement(store: Store, originalTransactionId: String) async throws -> Entitlement? {
         try await read(
             .first(
-                LedgerSQL.entitlement(originalTransactionId: originalTransactionId, locking: false, dialect: dialect),
+                LedgerSQL.entitlement(
+                    store: store, originalTransactionId: originalTransactionId, locking: false, dialect: dialect),
                 Entitlement.init(row:)))
     }
 
@@ -19,12 +20,14 @@ extension SQLLedgerStore {
         return try await write(LedgerWrites.updateEntitlement(update, dialect: dialect, at: now))
     }
 
-    public func transferEntitlement(originalTransactionId: String, to playerId: String, reason: String, actor: String?)
+    public func transferEntitlement(
+        store: Store, originalTransactionId: String, to playerId: String, reason: String, actor: String?
+    )
         async throws -> EntitlementTransferResult
     {
         try await write(
             LedgerWrites.transferEntitlement(
-                originalTransactionId: originalTransactionId, to: playerId, reason: reason, actor: actor,
+                store: store, originalTransactionId: originalTransactionId, to: playerId, reason: reason, actor: actor,
                 dialect: dialect, at: now))
     }
 
@@ -36,10 +39,12 @@ extension SQLLedgerStore {
     }
 
     @discardableResult
-    public func postponeSubscriptionCheck(originalTransactionId: String, now: Date) async throws -> Date? {
+    public func postponeSubscriptionCheck(store: Store, originalTransactionId: String, now: Date) async throws -> Date?
+    {
         try await write(
             LedgerWrites.postponeSubscriptionCheck(
-                originalTransactionId: originalTransactionId, now: now.ledgerNormalized, dialect: dialect))
+                store: store, originalTransactionId: originalTransactionId, now: now.ledgerNormalized,
+                dialect: dialect))
     }
 
     public func purchasesWithoutEntitlement(productIds: Set<String>, after cursor: Purchase?, limit: Int)

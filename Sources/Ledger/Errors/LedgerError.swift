@@ -17,6 +17,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// ``LedgerStore/deliver(_:)`` bound by a chain holder (``Delivery/boundByHolder``) that
     /// no longer holds the chain's entitlement (nothing written): bind again and retry.
     case chainHolderChanged(originalTransactionId: String)
+    /// Another store's purchase or entitlement already holds this id. The ledger keys each
+    /// store's ids apart, but while the previous release's statements may still run, an id
+    /// stays unique across stores too (``LedgerSchema/storeIdentity``); nothing was written.
+    case transactionIdOfOtherStore(store: Store, transactionId: String)
     /// ``StaffStore/createStaff(_:)`` with a name already taken.
     case duplicateStaff(name: String)
     /// Grants the operation cannot apply (empty item name, zero or wrong-signed amount).
@@ -67,6 +71,8 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .duplicateOrder(let orderId): "order \(orderId) or its app account token already exists"
         case .transactionRevoked(let transactionId):
             "Apple notified a refund or revocation of transaction \(transactionId) before it was delivered"
+        case .transactionIdOfOtherStore(let store, let transactionId):
+            "id \(transactionId) of \(store.rawValue) is already recorded for another store"
         case .chainHolderChanged(let originalTransactionId):
             "the holder of the entitlement of \(originalTransactionId) changed while the delivery was bound"
         case .duplicateStaff(let name): "a staff account named \(name) already exists"

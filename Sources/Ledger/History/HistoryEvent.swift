@@ -11,8 +11,11 @@ public struct HistoryEvent: Sendable, Hashable, Codable {
     public var playerId: String?
     /// The order concerned, if any.
     public var orderId: String?
-    /// The App Store transaction concerned, if any.
+    /// The store's transaction concerned, if any.
     public var transactionId: String?
+    /// The store of ``transactionId``; `nil` for an event about no transaction. (Events
+    /// recorded before the ledger named stores read as ``Store/appStore``.)
+    public var store: Store?
     /// Details as flat strings (stored as a JSON object).
     public var detail: [String: String]
     /// When it happened (server time).
@@ -25,6 +28,7 @@ public struct HistoryEvent: Sendable, Hashable, Codable {
         playerId: String? = nil,
         orderId: String? = nil,
         transactionId: String? = nil,
+        store: Store? = nil,
         detail: [String: String] = [:],
         createdAt: Date
     ) {
@@ -33,6 +37,7 @@ public struct HistoryEvent: Sendable, Hashable, Codable {
         self.playerId = playerId
         self.orderId = orderId
         self.transactionId = transactionId
+        self.store = transactionId == nil ? nil : store
         self.detail = detail
         self.createdAt = createdAt
     }

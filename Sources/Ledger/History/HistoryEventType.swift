@@ -33,12 +33,12 @@ public struct HistoryEventType: RawRepresentable, Hashable, Codable, Sendable, E
     /// The refunded share of a purchase grew (a whole or partial refund) and the ledger took
     /// back the difference; the detail holds `refundedShare`, `previousRefundedShare`
     /// (milliunits), the signed `grants` moved and the `reason` (written by
-    /// ``LedgerStore/settleRefundState(transactionId:reason:)`` and
-    /// ``LedgerStore/reverse(transactionId:reason:)``).
+    /// ``LedgerStore/settleRefundState(store:transactionId:reason:)`` and
+    /// ``LedgerStore/reverse(store:transactionId:reason:)``).
     public static let refunded: HistoryEventType = "refunded"
     /// The refunded share of a purchase shrank (a refund reversal) and the ledger gave back
     /// the difference; the same detail without `reason` (written by
-    /// ``LedgerStore/settleRefundState(transactionId:reason:)`` and ``LedgerStore/regrant(transactionId:)``).
+    /// ``LedgerStore/settleRefundState(store:transactionId:reason:)`` and ``LedgerStore/regrant(store:transactionId:)``).
     public static let refundReversed: HistoryEventType = "refund_reversed"
     /// Support staff granted goods by hand (written by ``LedgerStore/grantManually(playerId:grants:reason:actor:)``).
     public static let manualGrant: HistoryEventType = "manual_grant"

@@ -3,12 +3,20 @@ import Foundation
 extension HistoryEvent {
     /// Reads an event from a row with ``LedgerSQL/eventColumns``.
     init(row: any LedgerRow) throws {
+        let transactionId = try row.text("transaction_id")
+        let store = try row.text("store").map { raw in
+            guard let store = Store(rawValue: raw) else {
+                throw LedgerError.corruptRow("store has unknown value \"\(raw)\"")
+            }
+            return store
+        }
         self.init(
             id: try row.requiredInteger("id"),
             type: HistoryEventType(rawValue: try row.requiredText("type")),
             playerId: try row.text("player_id"),
             orderId: try row.text("order_id"),
-            transactionId: try row.text("transaction_id"),
+            transactionId: transactionId,
+            store: transactionId == nil ? nil : store ?? .appStore,
             detail: try LedgerJSON.decode(
                 [String: String].self, from: try row.requiredText("detail"), column: "detail"),
             createdAt: try row.requiredTimestamp("created_at")

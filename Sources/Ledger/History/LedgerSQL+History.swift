@@ -1,19 +1,24 @@
 import Foundation
 
 extension LedgerSQL {
-    static let eventColumns = "id, type, player_id, order_id, transaction_id, detail, created_at"
+    static let eventColumns = "id, type, player_id, order_id, transaction_id, store, detail, created_at"
+
+    /// The store of an event's transaction, as SQL: events recorded before the ledger named
+    /// stores (``LedgerSchema/storeIdentity``) have none, and were the App Store's.
+    static let storeOfEvent = "COALESCE(history_events.store, '\(Store.appStore.rawValue)')"
 
     /// Appends an event; returns it.
     static func insertEvent(_ event: HistoryEvent) throws -> LedgerStatement {
         LedgerStatement(
             """
-            INSERT INTO history_events (type, player_id, order_id, transaction_id, detail, created_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO history_events (type, player_id, order_id, transaction_id, store, detail, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             RETURNING \(eventColumns)
             """,
             [
                 .text(event.type.rawValue), .optional(event.playerId), .optional(event.orderId),
-                .optional(event.transactionId), .text(LedgerJSON.text(event.detail)), .timestamp(event.createdAt),
+                .optional(event.transactionId), .optional(event.store?.rawValue),
+                .text(LedgerJSON.text(event.detail)), .timestamp(event.createdAt),
             ]
         )
     }

@@ -1,7 +1,7 @@
 extension LedgerSchema {
     /// The history index by transaction also keyed by the event's type, so a lookup of one
-    /// transaction's events of one type (``LedgerSQL/seenBefore(transactionId:)`` on every
-    /// delivery, ``LedgerSQL/refundMovements(transactionId:)`` on every refund movement; until
+    /// transaction's events of one type (``LedgerSQL/seenBefore(store:transactionId:)`` on every
+    /// delivery, ``LedgerSQL/refundMovements(store:transactionId:)`` on every refund movement; until
     /// migration 11 also the refund-state notices, now in `refund_notices`) is one index range
     /// on both databases.
     ///

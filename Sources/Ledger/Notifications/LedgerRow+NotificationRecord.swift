@@ -4,6 +4,7 @@ extension NotificationRecord {
     /// Reads a notification from a row with ``LedgerSQL/notificationColumns``.
     init(row: any LedgerRow) throws {
         self.init(
+            store: try row.enumeration(Store.self, "store"),
             notificationUUID: try row.requiredText("notification_uuid"),
             type: try row.requiredText("notification_type"),
             subtype: try row.text("subtype"),

@@ -2,19 +2,20 @@ import Foundation
 
 extension LedgerSQL {
     static let notificationColumns =
-        "notification_uuid, notification_type, subtype, transaction_id, received_at, processed_at"
+        "store, notification_uuid, notification_type, subtype, transaction_id, received_at, processed_at"
 
     /// Records a notification unless its UUID is known; a row only when recorded.
     static func insertNotification(_ notification: NotificationRecord) -> LedgerStatement {
         LedgerStatement(
             """
-            INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, received_at)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO notifications (store, notification_uuid, notification_type, subtype, transaction_id, received_at)
+            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (notification_uuid) DO NOTHING
             RETURNING notification_uuid
             """,
             [
-                .text(notification.notificationUUID), .text(notification.type), .optional(notification.subtype),
+                .text(notification.store.rawValue), .text(notification.notificationUUID), .text(notification.type),
+                .optional(notification.subtype),
                 .optional(notification.transactionId), .timestamp(notification.receivedAt),
             ]
         )
@@ -32,14 +33,16 @@ extension LedgerSQL {
         detail["signedDate"] = signedDate.map { String($0.ledgerMilliseconds) }
         if let refund, refund.kind != .reversal { detail["revokedShare"] = String(refund.refundedShare) }
         let transactionId = SQLArgument.optional(notification.transactionId)
+        let store = SQLArgument.text(notification.store.rawValue)
         return LedgerStatement(
             """
-            INSERT INTO history_events (type, player_id, order_id, transaction_id, detail, created_at)
-            VALUES (?, (SELECT player_id FROM purchases WHERE transaction_id = ?),
-                    (SELECT order_id FROM purchases WHERE transaction_id = ?), ?, ?, ?)
+            INSERT INTO history_events (type, player_id, order_id, transaction_id, store, detail, created_at)
+            VALUES (?, (SELECT player_id FROM purchases WHERE transaction_id = ? AND store = ?),
+                    (SELECT order_id FROM purchases WHERE transaction_id = ? AND store = ?), ?, ?, ?, ?)
             """,
             [
-                .text(HistoryEventType.notificationReceived.rawValue), transactionId, transactionId, transactionId,
+                .text(HistoryEventType.notificationReceived.rawValue), transactionId, store, transactionId, store,
+                transactionId, notification.transactionId == nil ? .optional(nil as String?) : store,
                 .text(LedgerJSON.text(detail)), .timestamp(notification.receivedAt),
             ]
         )

@@ -16,7 +16,8 @@ extension LedgerWrites {
             if let refund, let transactionId = notification.transactionId {
                 notice = .execute(
                     LedgerSQL.insertRefundNotice(
-                        refund, noticeId: notification.notificationUUID, transactionId: transactionId,
+                        refund, noticeId: notification.notificationUUID, store: notification.store,
+                        transactionId: transactionId,
                         signedAt: signedDate, receivedAt: notification.receivedAt))
             } else {
                 notice = .done(())

@@ -1,14 +1,17 @@
 import Foundation
 
-/// An App Store Server Notification as the intake recorded it.
+/// A store's server notification as the intake recorded it.
 public struct NotificationRecord: Sendable, Hashable, Codable {
-    /// Apple's `notificationUUID` (unique: Apple's retries are recognized by it).
+    /// The store that sent it.
+    public var store: Store
+    /// The store's id for the notification (Apple's `notificationUUID`; unique: the store's
+    /// retries are recognized by it).
     public var notificationUUID: String
     /// Apple's `notificationType`.
     public var type: String
     /// Apple's `subtype`, if any.
     public var subtype: String?
-    /// The transaction it concerns, if any.
+    /// The store's transaction it concerns, if any.
     public var transactionId: String?
     /// When it was first received.
     public var receivedAt: Date
@@ -18,6 +21,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable {
 
     /// Creates a notification record value.
     public init(
+        store: Store,
         notificationUUID: String,
         type: String,
         subtype: String?,
@@ -25,6 +29,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable {
         receivedAt: Date,
         processedAt: Date?
     ) {
+        self.store = store
         self.notificationUUID = notificationUUID
         self.type = type
         self.subtype = subtype

@@ -8,8 +8,9 @@ public protocol NotificationStore: Sendable {
     /// UUID, the store's `signedDate` (milliseconds) and, for a `refund` notice about
     /// `transactionId`, the share it sets (`revokedShare`). The notice itself (its kind,
     /// share and signing date, which orders notices that arrive out of order) is recorded
-    /// for ``RefundStore/settleRefundState(transactionId:reason:)`` in the same transaction.
+    /// for ``RefundStore/settleRefundState(store:transactionId:reason:)`` in the same transaction.
     func recordNotification(
+        store: Store,
         notificationUUID: String,
         type: String,
         subtype: String?,

@@ -2,6 +2,7 @@ import Foundation
 
 extension SQLLedgerStore {
     public func recordNotification(
+        store: Store,
         notificationUUID: String,
         type: String,
         subtype: String?,
@@ -11,6 +12,7 @@ extension SQLLedgerStore {
         receivedAt: Date
     ) async throws -> Bool {
         let notification = NotificationRecord(
+            store: store,
             notificationUUID: notificationUUID,
             type: type,
             subtype: subtype,

@@ -5,10 +5,11 @@ import Foundation
 public struct OutboxMessage: Sendable, Hashable, Codable {
     /// The message's id.
     public var id: Int64
-    /// The key the receiver deduplicates on: the App Store transaction id for a delivery,
-    /// ``RefundMessage/idempotencyKey(transactionId:sequence:)`` for a change of its
+    /// The key the receiver deduplicates on: the store's key of the transaction id
+    /// (``Store/key(_:)``: an App Store id as it is) for a delivery,
+    /// ``RefundMessage/idempotencyKey(store:transactionId:sequence:)`` for a change of its
     /// refunded share, ``EntitlementMessage/idempotencyKey(of:)``
-    /// or ``EntitlementMessage/transferKey(originalTransactionId:playerId:at:)`` for an
+    /// or ``EntitlementMessage/transferKey(store:originalTransactionId:playerId:at:)`` for an
     /// entitlement's change.
     public var idempotencyKey: String
     /// The player concerned.

@@ -24,6 +24,7 @@ extension LedgerRules {
             playerId: purchase.playerId,
             orderId: purchase.orderId,
             transactionId: purchase.transactionId,
+            store: purchase.store,
             detail: detail,
             createdAt: at
         )

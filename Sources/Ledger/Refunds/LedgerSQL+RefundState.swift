@@ -5,14 +5,15 @@ extension LedgerSQL {
     /// space, apart from the migrations' one-key lock); the second is the id's hash.
     static let transactionLockSpace: Int64 = 0x534B_5246  // "SKRF"
 
-    /// Locks the transaction id until the end of the database transaction (the transaction
-    /// lock): a delivery and a refund settlement of one transaction id run one after the
-    /// other, and each reads what the other committed. (PostgreSQL only: SQLite has one
-    /// writer.)
-    static func lockTransaction(transactionId: String) -> LedgerStatement {
+    /// Locks the store's transaction id until the end of the database transaction (the
+    /// transaction lock): a delivery and a refund settlement of one transaction run one after
+    /// the other, and each reads what the other committed. The lock's second key hashes
+    /// ``Store/key(_:)``, so an App Store id takes the lock the previous release takes.
+    /// (PostgreSQL only: SQLite has one writer.)
+    static func lockTransaction(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
             "SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), hashtext(?))",
-            [.integer(transactionLockSpace), .text(transactionId)]
+            [.integer(transactionLockSpace), .text(store.key(transactionId))]
         )
     }
 
@@ -21,16 +22,18 @@ extension LedgerSQL {
 
     /// Records a refund notice unless its notice id is known.
     static func insertRefundNotice(
-        _ notice: RefundNotice, noticeId: String, transactionId: String, signedAt: Date?, receivedAt: Date
+        _ notice: RefundNotice, noticeId: String, store: Store, transactionId: String, signedAt: Date?,
+        receivedAt: Date
     ) -> LedgerStatement {
         LedgerStatement(
             """
-            INSERT INTO refund_notices (notice_id, transaction_id, kind, refunded_share, reason, signed_at, received_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO refund_notices (notice_id, store, transaction_id, kind, refunded_share, reason, signed_at, \
+            received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (notice_id) DO NOTHING
             """,
             [
-                .text(noticeId), .text(transactionId), .text(notice.kind.rawValue),
+                .text(noticeId), .text(store.rawValue), .text(transactionId), .text(notice.kind.rawValue),
                 .integer(Int64(notice.refundedShare)), .text(notice.reason), .optional(signedAt),
                 .timestamp(receivedAt),
             ]
@@ -38,21 +41,24 @@ extension LedgerSQL {
     }
 
     /// The transaction's refund notices, in arrival order.
-    static func refundNotices(transactionId: String) -> LedgerStatement {
+    static func refundNotices(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(refundNoticeColumns) FROM refund_notices WHERE transaction_id = ? ORDER BY id",
-            [.text(transactionId)]
+            "SELECT \(refundNoticeColumns) FROM refund_notices WHERE transaction_id = ? AND store = ? ORDER BY id",
+            [.text(transactionId), .text(store.rawValue)]
         )
     }
 
     /// How many times the transaction's refunded share has changed (its
     /// ``HistoryEventType/refunded`` and ``HistoryEventType/refundReversed`` events), as
     /// `movements`.
-    static func refundMovements(transactionId: String) -> LedgerStatement {
+    static func refundMovements(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT count(*) AS movements FROM history_events WHERE transaction_id = ? AND type IN (?, ?)",
+            """
+            SELECT count(*) AS movements FROM history_events
+            WHERE transaction_id = ? AND \(storeOfEvent) = ? AND type IN (?, ?)
+            """,
             [
-                .text(transactionId), .text(HistoryEventType.refunded.rawValue),
+                .text(transactionId), .text(store.rawValue), .text(HistoryEventType.refunded.rawValue),
                 .text(HistoryEventType.refundReversed.rawValue),
             ]
         )

@@ -2,17 +2,21 @@ import Foundation
 
 extension LedgerWrites {
     /// Takes the transaction id's transaction lock, reads the purchase and moves its
-    /// refunded share to `share` (``LedgerStore/reverse(transactionId:reason:)``: all of it;
-    /// ``LedgerStore/regrant(transactionId:)``: none).
+    /// refunded share to `share` (``LedgerStore/reverse(store:transactionId:reason:)``: all of
+    /// it; ``LedgerStore/regrant(store:transactionId:)``: none).
     static func moveRefundedShare(
+        store: Store,
         transactionId: String,
         to share: Int,
         reason: String?,
         dialect: LedgerSQL.Dialect,
         at now: Date
     ) -> LedgerOperation<RefundMovement> {
-        lockTransaction(transactionId: transactionId, dialect: dialect)
-            .then { _ in LedgerOperation.first(LedgerSQL.purchase(transactionId: transactionId), Purchase.init(row:)) }
+        lockTransaction(store: store, transactionId: transactionId, dialect: dialect)
+            .then { _ in
+                LedgerOperation.first(
+                    LedgerSQL.purchase(store: store, transactionId: transactionId), Purchase.init(row:))
+            }
             .then { purchase in
                 guard let purchase else { return .done(.unknownTransaction) }
                 return move(purchase, toRefundedShare: share, reason: reason, at: now)
@@ -63,7 +67,7 @@ extension LedgerWrites {
                     at: now
                 )
                 .then { posting in
-                    LedgerOperation.first(LedgerSQL.refundMovements(transactionId: transactionId)) {
+                    LedgerOperation.first(LedgerSQL.refundMovements(store: moved.store, transactionId: transactionId)) {
                         try $0.requiredInteger("movements")
                     }
                     .then { movements in
@@ -78,7 +82,8 @@ extension LedgerWrites {
                         .then { _ in
                             .execute(
                                 LedgerSQL.insertOutbox(
-                                    idempotencyKey: message.idempotencyKey,
+                                    idempotencyKey: RefundMessage.idempotencyKey(
+                                        store: moved.store, transactionId: transactionId, sequence: message.sequence),
                                     playerId: moved.playerId,
                                     transactionId: transactionId,
                                     payload: String(decoding: try message.encoded(), as: UTF8.self),

@@ -5,7 +5,7 @@ import Foundation
 /// reversed a refund.
 ///
 /// One message per change, enqueued in the same database transaction as the change's
-/// ledger entries. Its idempotency key is ``idempotencyKey(transactionId:sequence:)``:
+/// ledger entries. Its idempotency key is ``idempotencyKey(store:transactionId:sequence:)``:
 /// the receiver must deduplicate on it (the `Idempotency-Key` header). ``grants`` are the
 /// signed amounts the change applied, so the messages of one transaction add up to the same
 /// whatever order they arrive in.
@@ -15,7 +15,9 @@ public struct RefundMessage: Sendable, Hashable, Codable {
     public var kind: String
     /// The player who holds the purchase.
     public var playerId: String
-    /// Apple's transaction id.
+    /// The store that sold it (a ``Store`` raw value: `app_store`, `google_play`).
+    public var store: String
+    /// The store's transaction id.
     public var transactionId: String
     /// Apple's original transaction id.
     public var originalTransactionId: String
@@ -43,6 +45,7 @@ public struct RefundMessage: Sendable, Hashable, Codable {
     public init(purchase: Purchase, previousRefundedShare: Int, grants: Grants, sequence: Int) {
         kind = purchase.refundedShare > previousRefundedShare ? "refund" : "refund_reversed"
         playerId = purchase.playerId
+        store = purchase.store.rawValue
         transactionId = purchase.transactionId
         originalTransactionId = purchase.originalTransactionId
         orderId = purchase.orderId
@@ -56,14 +59,10 @@ public struct RefundMessage: Sendable, Hashable, Codable {
     }
 
     /// The outbox idempotency key of a transaction's `sequence`-th change of refunded share:
-    /// `<transactionId>:refund:<sequence>` (a delivery's key is the bare transaction id).
-    public static func idempotencyKey(transactionId: String, sequence: Int) -> String {
-        "\(transactionId):refund:\(sequence)"
-    }
-
-    /// The key of this message.
-    public var idempotencyKey: String {
-        Self.idempotencyKey(transactionId: transactionId, sequence: sequence)
+    /// `<key>:refund:<sequence>`, where the key is the store's key of the transaction id
+    /// (``Store/key(_:)``, which is also a delivery's key).
+    public static func idempotencyKey(store: Store, transactionId: String, sequence: Int) -> String {
+        "\(store.key(transactionId)):refund:\(sequence)"
     }
 
     /// Decodes a message from an outbox payload.

@@ -1,4 +1,4 @@
-/// The outcome of ``LedgerStore/settleRefundState(transactionId:reason:)``.
+/// The outcome of ``LedgerStore/settleRefundState(store:transactionId:reason:)``.
 public enum RefundSettlement: Sendable, Hashable {
     /// Apple's latest word refunds more of the purchase than the ledger had taken back
     /// (a refund, whole or partial, or a larger cumulative one): this call took back the

@@ -5,17 +5,17 @@ import Foundation
 public protocol RefundStore: Sendable {
     /// Reverses all of a purchase, whatever Apple's recorded word: if (and only if) it was
     /// not refunded in whole, moves its refunded share to all of it (see
-    /// ``settleRefundState(transactionId:reason:)``), appending the negative
+    /// ``settleRefundState(store:transactionId:reason:)``), appending the negative
     /// ``LedgerEntryKind/refund`` entries of what was left (balances may go below zero:
     /// reported in the posting), a ``HistoryEventType/refunded`` event and a
     /// ``RefundMessage``. Idempotent.
-    func reverse(transactionId: String, reason: String) async throws -> ReversalResult
+    func reverse(store: Store, transactionId: String, reason: String) async throws -> ReversalResult
 
     /// Gives back all that was taken of a purchase, whatever Apple's recorded word: if (and
     /// only if) some share of it was refunded, moves its refunded share to none, appending
     /// positive ``LedgerEntryKind/refundReversed`` entries, a
     /// ``HistoryEventType/refundReversed`` event and a ``RefundMessage``. Idempotent.
-    func regrant(transactionId: String) async throws -> RegrantResult
+    func regrant(store: Store, transactionId: String) async throws -> RegrantResult
 
     /// Brings a delivered purchase's refunded share to Apple's latest recorded refund-state
     /// word, as the notices' signed dates order them (not their arrival): the share a REFUND
@@ -39,5 +39,5 @@ public protocol RefundStore: Sendable {
     /// with the share it carries) before settling it: then of a delivery and a settlement, or
     /// two settlements, racing for one transaction id, the one that runs second sees what the
     /// first did.
-    func settleRefundState(transactionId: String, reason: String) async throws -> RefundSettlement
+    func settleRefundState(store: Store, transactionId: String, reason: String) async throws -> RefundSettlement
 }

@@ -1,4 +1,4 @@
-/// The outcome of ``LedgerStore/regrant(transactionId:)``.
+/// The outcome of ``LedgerStore/regrant(store:transactionId:)``.
 public enum RegrantResult: Sendable, Hashable {
     /// This call gave back what had been taken of the grant (a whole or a partial refund):
     /// the purchase (now delivered, nothing refunded) and the positive entries.

@@ -1,4 +1,4 @@
-/// The outcome of ``LedgerStore/reverse(transactionId:reason:)``.
+/// The outcome of ``LedgerStore/reverse(store:transactionId:reason:)``.
 public enum ReversalResult: Sendable, Hashable {
     /// This call reversed what was left of the grant: the purchase (now refunded) and the
     /// negative entries. Check ``LedgerPosting/negativeBalances``: a refund may leave a

@@ -24,7 +24,7 @@ enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices,
+        subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -2,13 +2,13 @@ import Foundation
 
 /// The reads behind the support console (see ``SupportReads``).
 extension LedgerSQL {
-    static func purchases(originalTransactionId: String) -> LedgerStatement {
+    static func purchases(store: Store, originalTransactionId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(PurchaseTable.columns) FROM purchases WHERE original_transaction_id = ?
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE original_transaction_id = ? AND store = ?
             ORDER BY delivered_at, transaction_id
             """,
-            [.text(originalTransactionId)]
+            [.text(originalTransactionId), .text(store.rawValue)]
         )
     }
 
@@ -99,27 +99,29 @@ extension LedgerSQL {
         )
     }
 
-    /// Per transaction with `awaiting_report` events and no purchase, first learned of at
+    /// Per store's transaction with `awaiting_report` events and no purchase, first learned of at
     /// or before `learnedBefore`: the first and last event times, their count, and the
     /// first and latest events' details; oldest first, at most `limit`.
     static func owedTransactions(learnedBefore: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT owed.transaction_id, owed.first_seen_at, owed.last_seen_at, owed.attempts,
+            SELECT owed.transaction_id, owed.store, owed.first_seen_at, owed.last_seen_at, owed.attempts,
                    first_event.detail AS first_detail, latest_event.detail AS latest_detail
             FROM (
-                SELECT transaction_id, MIN(created_at) AS first_seen_at, MAX(created_at) AS last_seen_at,
-                       COUNT(*) AS attempts, MIN(id) AS first_id, MAX(id) AS latest_id
+                SELECT transaction_id, \(storeOfEvent) AS store, MIN(created_at) AS first_seen_at,
+                       MAX(created_at) AS last_seen_at, COUNT(*) AS attempts, MIN(id) AS first_id,
+                       MAX(id) AS latest_id
                 FROM history_events
                 WHERE type = ? AND transaction_id IS NOT NULL
                   AND NOT EXISTS (
-                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id)
-                GROUP BY transaction_id
+                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id
+                      AND purchases.store = \(storeOfEvent))
+                GROUP BY transaction_id, \(storeOfEvent)
                 HAVING MIN(created_at) <= ?
             ) owed
             JOIN history_events first_event ON first_event.id = owed.first_id
             JOIN history_events latest_event ON latest_event.id = owed.latest_id
-            ORDER BY owed.first_seen_at, owed.transaction_id
+            ORDER BY owed.first_seen_at, owed.transaction_id, owed.store
             LIMIT ?
             """,
             [.text(HistoryEventType.awaitingReport.rawValue), .timestamp(learnedBefore), .integer(Int64(limit))]
@@ -158,8 +160,9 @@ extension LedgerSQL {
                 SELECT transaction_id FROM history_events
                 WHERE type = ? AND transaction_id IS NOT NULL
                   AND NOT EXISTS (
-                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id)
-                GROUP BY transaction_id
+                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id
+                      AND purchases.store = \(storeOfEvent))
+                GROUP BY transaction_id, \(storeOfEvent)
                 HAVING MIN(created_at) <= ?
             ) owed
             """,

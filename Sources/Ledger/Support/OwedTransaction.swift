@@ -1,10 +1,12 @@
 import Foundation
 
-/// A transaction Apple charged for that no player has received: the server learned of it
+/// A transaction a store charged for that no player has received: the server learned of it
 /// (a notification or the reconciler) but could not tell whose it is, so it waits for the
 /// player's report or for support to bind it.
 public struct OwedTransaction: Sendable, Hashable {
-    /// Apple's transaction id.
+    /// The store that charged.
+    public var store: Store
+    /// The store's transaction id.
     public var transactionId: String
     /// The product, as the first record of it says.
     public var productId: String?
@@ -30,6 +32,7 @@ public struct OwedTransaction: Sendable, Hashable {
 
     /// Creates a value.
     public init(
+        store: Store,
         transactionId: String,
         productId: String?,
         reason: String?,
@@ -42,6 +45,7 @@ public struct OwedTransaction: Sendable, Hashable {
         purchaseDate: Date? = nil,
         appAccountToken: String? = nil
     ) {
+        self.store = store
         self.transactionId = transactionId
         self.productId = productId
         self.reason = reason

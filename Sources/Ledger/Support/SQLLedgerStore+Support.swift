@@ -1,8 +1,9 @@
 import Foundation
 
 extension SQLLedgerStore {
-    public func purchases(originalTransactionId: String) async throws -> [Purchase] {
-        try await read(.rows(LedgerSQL.purchases(originalTransactionId: originalTransactionId), Purchase.init(row:)))
+    public func purchases(store: Store, originalTransactionId: String) async throws -> [Purchase] {
+        try await read(
+            .rows(LedgerSQL.purchases(store: store, originalTransactionId: originalTransactionId), Purchase.init(row:)))
     }
 
     public func knowsPlayer(_ playerId: String) async throws -> Bool {
@@ -41,6 +42,7 @@ extension SQLLedgerStore {
                 let first = try Self.eventDetail(row, "first_detail")
                 let latest = try Self.eventDetail(row, "latest_detail")
                 var owed = OwedTransaction(
+                    store: try row.enumeration(Store.self, "store"),
                     transactionId: try row.requiredText("transaction_id"),
                     productId: first["productId"] ?? latest["productId"],
                     reason: latest["reason"],

@@ -3,7 +3,7 @@ import Foundation
 /// The reads behind the support console's search, work queues and overview.
 public protocol SupportReads: Sendable {
     /// The purchases with this original transaction id, oldest delivery first.
-    func purchases(originalTransactionId: String) async throws -> [Purchase]
+    func purchases(store: Store, originalTransactionId: String) async throws -> [Purchase]
 
     /// Whether the ledger knows the player at all: an order, a purchase, a balance, a
     /// history event or a consent of theirs.

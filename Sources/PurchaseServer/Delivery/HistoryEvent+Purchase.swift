@@ -7,6 +7,6 @@ extension HistoryEvent {
     init(_ type: HistoryEventType, about purchase: Purchase, detail: [String: String]) {
         self.init(
             type: type, playerId: purchase.playerId, orderId: purchase.orderId, transactionId: purchase.transactionId,
-            detail: detail, createdAt: Date())
+            store: purchase.store, detail: detail, createdAt: Date())
     }
 }

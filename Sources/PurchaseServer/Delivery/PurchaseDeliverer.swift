@@ -59,6 +59,7 @@ struct PurchaseDeliverer: Sendable {
             let grants = product.grants(quantity: transaction.quantity)
         {
             let delivery = Delivery(
+                store: transaction.store,
                 transactionId: transaction.transactionId,
                 originalTransactionId: transaction.originalTransactionId,
                 playerId: playerId,
@@ -127,6 +128,8 @@ struct PurchaseDeliverer: Sendable {
         try await store.appendEvent(
             HistoryEvent(
                 type: type, playerId: playerId, orderId: refusal.orderId, transactionId: refusal.transactionId,
+                // Every report the server verifies is the App Store's: its only verifiers are Apple's.
+                store: .appStore,
                 detail: ["reason": refusal.reason, "message": refusal.message, "source": source.rawValue],
                 createdAt: Date()))
     }
@@ -154,7 +157,7 @@ struct PurchaseDeliverer: Sendable {
                 "quantity \(transaction.quantity) is not 1 to \(CatalogProduct.maximumQuantity), or its grants overflow",
                 transactionId: transactionId)
         }
-        if let existing = try await store.purchase(transactionId: transactionId) {
+        if let existing = try await store.purchase(store: transaction.store, transactionId: transactionId) {
             try checkClaim(on: existing, by: claimant)
             return .alreadyDelivered(existing)
         }
@@ -189,10 +192,13 @@ struct PurchaseDeliverer: Sendable {
         // delivery (the hot path) reads nothing more than before.
         let existing =
             product.entitlement == nil
-            ? nil : try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
+            ? nil
+            : try await store.entitlement(
+                store: transaction.store, originalTransactionId: transaction.originalTransactionId)
         let binding = try await bind(transaction, claimant: claimant, holder: existing)
         let flags = binding.flags.union(environmentFlags(transaction))
         let delivery = Delivery(
+            store: transaction.store,
             transactionId: transactionId,
             originalTransactionId: transaction.originalTransactionId,
             playerId: binding.playerId,
@@ -210,6 +216,11 @@ struct PurchaseDeliverer: Sendable {
         let result: DeliveryResult
         do {
             result = try await store.deliver(delivery)
+        } catch LedgerError.transactionIdOfOtherStore {
+            throw DeliveryRefusal.rejected(
+                "transaction_id_of_other_store",
+                "transaction id \(transactionId) is already recorded for another store's purchase",
+                transactionId: transactionId)
         } catch LedgerError.transactionRevoked {
             // A device may still hold the transaction as signed before the refund, which
             // carries no revocation date; the ledger decided in the delivery's transaction.
@@ -221,7 +232,8 @@ struct PurchaseDeliverer: Sendable {
         try checkClaim(on: result.purchase, by: claimant)
         if let previous = binding.takesChainFrom, result.isFirstDelivery {
             _ = try await store.transferEntitlement(
-                originalTransactionId: transaction.originalTransactionId, to: binding.playerId,
+                store: transaction.store, originalTransactionId: transaction.originalTransactionId,
+                to: binding.playerId,
                 reason: "paid_by_player", actor: nil)
             logger.notice(
                 "a chain moved to the player who paid its new period",

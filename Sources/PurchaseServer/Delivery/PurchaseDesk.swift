@@ -91,7 +91,8 @@ struct PurchaseDesk: Sendable {
         -> VerifiedTransaction?
     {
         guard refusal.reason == "transaction_not_in_receipt", let transactionId = refusal.transactionId,
-            let purchase = try await store.purchase(transactionId: transactionId), purchase.playerId == playerId
+            let purchase = try await store.purchase(store: .appStore, transactionId: transactionId),
+            purchase.playerId == playerId
         else { return nil }
         return VerifiedTransaction(delivered: purchase)
     }

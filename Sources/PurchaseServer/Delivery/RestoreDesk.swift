@@ -61,7 +61,9 @@ struct RestoreDesk: Sendable {
             return result
         }
         do {
-            guard let holder = try await store.entitlement(originalTransactionId: transaction.originalTransactionId)
+            guard
+                let holder = try await store.entitlement(
+                    store: transaction.store, originalTransactionId: transaction.originalTransactionId)
             else {
                 let delivered = try await deliverer.deliver(
                     transaction, source: source, claimant: .player(playerId, orderId: nil))
@@ -83,7 +85,8 @@ struct RestoreDesk: Sendable {
                 result.message = "another player holds this purchase, and restores do not move purchases"
             case .transferToLatest:
                 switch try await store.transferEntitlement(
-                    originalTransactionId: holder.originalTransactionId, to: playerId, reason: "restore",
+                    store: holder.store, originalTransactionId: holder.originalTransactionId, to: playerId,
+                    reason: "restore",
                     actor: playerId)
                 {
                 case .transferred: result.status = .transferred

@@ -7,6 +7,7 @@ extension VerifiedTransaction {
     /// id or a product.
     init?(_ payload: JWSTransactionDecodedPayload) {
         guard let transactionId = payload.transactionId, let productId = payload.productId else { return nil }
+        store = .appStore
         self.transactionId = transactionId
         self.originalTransactionId = payload.originalTransactionId ?? transactionId
         self.productId = productId
@@ -27,6 +28,7 @@ extension VerifiedTransaction {
 
     /// An in-app purchase of a verified receipt, made in Apple's `environment`.
     init(_ purchase: InAppPurchase, environment: AppStoreEnvironment) {
+        store = .appStore
         transactionId = purchase.transactionId
         originalTransactionId = purchase.originalTransactionId
         productId = purchase.productId
@@ -43,6 +45,7 @@ extension VerifiedTransaction {
     /// An in-app purchase of Apple's verifyReceipt answer, or `nil` without id or product.
     init?(_ inApp: VerifyReceiptResponse.InApp, environment: AppStoreEnvironment) {
         guard let transactionId = inApp.transactionId, let productId = inApp.productId else { return nil }
+        store = .appStore
         self.transactionId = transactionId
         originalTransactionId = inApp.originalTransactionId ?? transactionId
         self.productId = productId

@@ -6,6 +6,7 @@ extension VerifiedTransaction {
     /// (``TransactionFinisher``), and a finished consumable leaves the app receipt. What the
     /// ledger recorded came from verified signed data when it was delivered.
     init(delivered purchase: Purchase) {
+        store = purchase.store
         transactionId = purchase.transactionId
         originalTransactionId = purchase.originalTransactionId
         productId = purchase.productId

@@ -7,6 +7,8 @@ import Ledger
 /// an in-app purchase of a verified receipt, or Apple's verifyReceipt answer), in the
 /// ledger's words (``PurchaseEnvironment``, ``Ownership``).
 struct VerifiedTransaction: Sendable, Hashable {
+    /// The store that sold it: with ``transactionId``, the purchase's identity.
+    var store: Store
     var transactionId: String
     var originalTransactionId: String
     var productId: String

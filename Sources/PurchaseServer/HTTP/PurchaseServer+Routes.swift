@@ -150,7 +150,7 @@ extension PurchaseServer {
         admin.get("transactions/:transactionId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let transactionId = try context.identifierParameter(.transactionId)
-            let purchase = try await self.store.purchase(transactionId: transactionId)
+            let purchase = try await self.store.purchase(store: .appStore, transactionId: transactionId)
             let events = try await self.store.events(transactionId: transactionId)
             guard purchase != nil || !events.isEmpty else { throw ServerError.notFound("transaction \(transactionId)") }
             return APIResponse.json(TransactionBody(purchase: purchase, events: events))
@@ -161,7 +161,7 @@ extension PurchaseServer {
             guard let order = try await self.store.order(id: orderId) else { throw ServerError.unknownOrder(orderId) }
             var purchase: Purchase?
             if let transactionId = order.fulfilledBy {
-                purchase = try await self.store.purchase(transactionId: transactionId)
+                purchase = try await self.store.purchase(store: .appStore, transactionId: transactionId)
             }
             return APIResponse.json(
                 AdminOrderBody(

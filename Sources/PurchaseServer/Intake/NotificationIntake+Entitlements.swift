@@ -13,11 +13,13 @@ extension NotificationIntake {
         _ transaction: VerifiedTransaction, type: NotificationType?, subtype: NotificationSubtype? = nil,
         evidence: SubscriptionEvidence, source: DeliverySource
     ) async throws {
-        guard let entitlement = try await store.entitlement(originalTransactionId: transaction.originalTransactionId),
+        guard
+            let entitlement = try await store.entitlement(
+                store: transaction.store, originalTransactionId: transaction.originalTransactionId),
             entitlement.productType == .autoRenewable
         else { return }
         if transaction.transactionId != entitlement.transactionId,
-            try await store.purchase(transactionId: transaction.transactionId) == nil
+            try await store.purchase(store: transaction.store, transactionId: transaction.transactionId) == nil
         {
             do {
                 _ = try await deliverer.deliver(
@@ -55,11 +57,13 @@ extension NotificationIntake {
         _ transaction: VerifiedTransaction, state: EntitlementState, evidence: SubscriptionEvidence
     ) async throws {
         guard transaction.revocationDate != nil,
-            let entitlement = try await store.entitlement(originalTransactionId: transaction.originalTransactionId),
+            let entitlement = try await store.entitlement(
+                store: transaction.store, originalTransactionId: transaction.originalTransactionId),
             entitlement.transactionId == transaction.transactionId
         else { return }
         // Naming the transaction lets the ledger drop it if a later period committed since.
         let update = EntitlementUpdate(
+            store: .appStore,
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: state, signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
@@ -69,12 +73,14 @@ extension NotificationIntake {
     /// (if any) lasts, expired after.
     func reinstateEntitlement(_ transaction: VerifiedTransaction, evidence: SubscriptionEvidence) async throws {
         guard transaction.revocationDate == nil,
-            let entitlement = try await store.entitlement(originalTransactionId: transaction.originalTransactionId),
+            let entitlement = try await store.entitlement(
+                store: transaction.store, originalTransactionId: transaction.originalTransactionId),
             entitlement.transactionId == transaction.transactionId,
             entitlement.state == .refunded || entitlement.state == .revoked
         else { return }
         let ends = transaction.expiresDate ?? entitlement.until
         let update = EntitlementUpdate(
+            store: .appStore,
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: ends.map { $0 > Date() } ?? true ? .active : .expired,
             until: transaction.expiresDate, setsUntil: transaction.expiresDate != nil,
@@ -87,6 +93,7 @@ extension NotificationIntake {
         evidence: SubscriptionEvidence
     ) async throws {
         let update = EntitlementUpdate(
+            store: .appStore,
             originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
             productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
             autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,

@@ -51,6 +51,7 @@ struct NotificationIntake: Sendable {
         }
         let type = notification.notificationType?.rawValue ?? "UNKNOWN"
         let isNew = try await store.recordNotification(
+            store: .appStore,
             notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
             transactionId: verified.transaction?.transactionId,
             signedDate: notification.signedDate.map { Date(timeIntervalSince1970: Double($0) / 1000) },
@@ -98,7 +99,9 @@ struct NotificationIntake: Sendable {
             // be a later-signed REFUND_REVERSED that arrived first: then this notice changes
             // nothing.
             let reason = payload.revocationReason.map { "revocation reason \($0.rawValue)" } ?? type.rawValue
-            switch try await store.settleRefundState(transactionId: transaction.transactionId, reason: reason) {
+            switch try await store.settleRefundState(
+                store: transaction.store, transactionId: transaction.transactionId, reason: reason)
+            {
             case .reversed(let purchase, let posting) where posting.hasNegativeBalance:
                 logger.notice(
                     "refund left a negative balance",
@@ -118,7 +121,7 @@ struct NotificationIntake: Sendable {
             // A reversal of a refund that came before any delivery delivers the transaction
             // (the ledger refuses it if a later-signed refund is recorded).
             if case .unknownTransaction = try await store.settleRefundState(
-                transactionId: transaction.transactionId, reason: type.rawValue)
+                store: transaction.store, transactionId: transaction.transactionId, reason: type.rawValue)
             {
                 try await deliver(transaction, source: source, evidence: evidence)
             }
@@ -150,7 +153,7 @@ struct NotificationIntake: Sendable {
             guard refusal.kind == .pending else { return }
             try await store.appendEvent(
                 HistoryEvent(
-                    type: .awaitingReport, transactionId: transaction.transactionId,
+                    type: .awaitingReport, transactionId: transaction.transactionId, store: transaction.store,
                     detail: OwedTransaction.detail(
                         reason: refusal.reason, productId: transaction.productId, source: source.rawValue,
                         price: transaction.price, currency: transaction.currency,

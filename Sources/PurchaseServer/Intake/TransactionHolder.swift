@@ -14,7 +14,7 @@ struct TransactionHolder: Sendable, Hashable {
     static func find(transactionId: String, appAccountToken: String?, in store: any LedgerStore) async throws
         -> TransactionHolder?
     {
-        if let purchase = try await store.purchase(transactionId: transactionId) {
+        if let purchase = try await store.purchase(store: .appStore, transactionId: transactionId) {
             return TransactionHolder(playerId: purchase.playerId, orderId: purchase.orderId, purchase: purchase)
         }
         guard let appAccountToken, let order = try await store.order(appAccountToken: appAccountToken) else {

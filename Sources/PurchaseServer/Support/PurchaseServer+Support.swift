@@ -29,7 +29,7 @@ extension PurchaseServer {
                 let payload = try await desk.jwsVerifier.verifyTransaction(signed)
                 var purchase: Purchase?
                 if let transactionId = payload.transactionId {
-                    purchase = try await store.purchase(transactionId: transactionId)
+                    purchase = try await store.purchase(store: .appStore, transactionId: transactionId)
                 }
                 transactions.append(AppleOrderLookup.Transaction(payload: payload, purchase: purchase))
             } catch let error as VerificationError {
@@ -98,7 +98,7 @@ extension PurchaseServer {
             }
         return SupportDelivery(
             status: status, reason: answer.reason, message: answer.message, transactionId: transactionId,
-            purchase: try await store.purchase(transactionId: transactionId),
+            purchase: try await store.purchase(store: .appStore, transactionId: transactionId),
             appAccountTokenAtApple: answer.appAccountTokenAtApple?.status.rawValue)
     }
 

@@ -69,7 +69,7 @@ actor EntitlementBackfill {
         else {
             return nil
         }
-        let first = try await store.purchase(transactionId: purchase.originalTransactionId)
+        let first = try await store.purchase(store: purchase.store, transactionId: purchase.originalTransactionId)
         var grant = EntitlementGrant(
             entitlementId: entitlementId, productType: kind,
             state: purchase.status == .refunded ? .refunded : .active,

@@ -16,7 +16,7 @@ extension Reconciler {
     /// renewal info are applied (reason `reconciler`). A chain Apple fails to answer for is
     /// counted in ``Report/subscriptionFailures``; one still lapsed after its check (Apple
     /// failed, or answered without settling it) is postponed
-    /// (``EntitlementStore/postponeSubscriptionCheck(originalTransactionId:now:)``), so it
+    /// (``EntitlementStore/postponeSubscriptionCheck(store:originalTransactionId:now:)``), so it
     /// cannot keep the chains behind it from being checked.
     func reconcileSubscriptions(now: Date, lease: inout Lease, report: inout Report) async throws {
         let lapsed = try await store.lapsedSubscriptions(before: now, limit: Self.subscriptionsPerPass)
@@ -41,11 +41,12 @@ extension Reconciler {
                 report.subscriptionFailures += 1
             }
             seen.insert(entitlement.originalTransactionId)
-            if let after = try await store.entitlement(originalTransactionId: entitlement.originalTransactionId),
+            if let after = try await store.entitlement(
+                store: entitlement.store, originalTransactionId: entitlement.originalTransactionId),
                 after.state.entitles, let until = after.until, until < now
             {
                 if try await store.postponeSubscriptionCheck(
-                    originalTransactionId: after.originalTransactionId, now: now)
+                    store: after.store, originalTransactionId: after.originalTransactionId, now: now)
                     != nil
                 {
                     report.subscriptionsPostponed += 1
@@ -68,7 +69,7 @@ extension Reconciler {
         }
         let evidence = SubscriptionEvidence(renewalInfo: renewalInfo, status: item.status, reason: "reconciler")
         var changed = false
-        if try await store.purchase(transactionId: transaction.transactionId) == nil {
+        if try await store.purchase(store: transaction.store, transactionId: transaction.transactionId) == nil {
             do {
                 let result = try await intake.deliverer.deliver(
                     transaction, source: .reconciler, claimant: .appStore, evidence: evidence)
@@ -81,6 +82,7 @@ extension Reconciler {
         }
         let standing = evidence.standing(expiresDate: transaction.expiresDate, ownership: transaction.ownership)
         let update = EntitlementUpdate(
+            store: .appStore,
             originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
             productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
             autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,

@@ -89,12 +89,12 @@ extension SupportPages {
         if try await store.order(id: query) != nil {
             add(SearchHit(kind: "order", id: query, href: ConsoleLinks.order(query)))
         }
-        let purchase = try await store.purchase(transactionId: query)
+        let purchase = try await store.purchase(store: .appStore, transactionId: query)
         let events = try await store.events(transactionId: query)
         if purchase != nil || !events.isEmpty {
             add(SearchHit(kind: "transaction", id: query, href: ConsoleLinks.transaction(query)))
         }
-        for purchase in try await store.purchases(originalTransactionId: query) {
+        for purchase in try await store.purchases(store: .appStore, originalTransactionId: query) {
             add(
                 SearchHit(
                     kind: purchase.transactionId == query ? "transaction" : "original_transaction",

@@ -13,7 +13,7 @@ extension SupportPages {
         -> ConsolePage
     {
         let transactionId = try context.consoleParameter("transactionId")
-        let purchase = try await store.purchase(transactionId: transactionId)
+        let purchase = try await store.purchase(store: .appStore, transactionId: transactionId)
         let events = try await store.events(transactionId: transactionId)
         let apple = try await appleSigned(transactionId)
         guard purchase != nil || !events.isEmpty || apple.payload != nil else {
