@@ -1,16 +1,12 @@
 import Foundation
 
 extension LedgerSQL {
-    static let consentColumns = "player_id, status, source, app_transaction_id, changed_by, changed_at"
-    static let rescissionColumns = "notification_uuid, app_transaction_id, signed_at, received_at"
-    static let consumptionColumns =
-        "transaction_id, player_id, consumption_percentage, spent, reported_by, reported_at"
-
     // MARK: Consent
 
     static func consumptionConsent(playerId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(consentColumns) FROM consumption_consents WHERE player_id = ?", [.text(playerId)])
+            "SELECT \(ConsumptionConsentTable.columns) FROM consumption_consents WHERE player_id = ?", [.text(playerId)]
+        )
     }
 
     /// Records the change unless the consent already is what it asks for (same status, and
@@ -18,10 +14,13 @@ extension LedgerSQL {
     /// player's row (PostgreSQL), so concurrent changes apply one after the other, and
     /// ``notBefore`` keeps their times in that order.
     static func changeConsumptionConsent(_ change: ConsumptionConsentChange, at: Date) -> LedgerStatement {
-        LedgerStatement(
+        ConsumptionConsentTable.insert(
+            [
+                .playerId: .text(change.playerId), .status: .text(change.status.rawValue),
+                .source: .text(change.source.rawValue), .appTransactionId: .optional(change.appTransactionId),
+                .changedBy: .optional(change.changedBy), .changedAt: .timestamp(at),
+            ],
             """
-            INSERT INTO consumption_consents (player_id, status, source, app_transaction_id, changed_by, changed_at)
-            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (player_id) DO UPDATE SET
                 status = excluded.status, source = excluded.source,
                 app_transaction_id = COALESCE(excluded.app_transaction_id, consumption_consents.app_transaction_id),
@@ -30,13 +29,8 @@ extension LedgerSQL {
                OR (excluded.app_transaction_id IS NOT NULL
                    AND (consumption_consents.app_transaction_id IS NULL
                         OR consumption_consents.app_transaction_id <> excluded.app_transaction_id))
-            RETURNING \(consentColumns)
-            """,
-            [
-                .text(change.playerId), .text(change.status.rawValue), .text(change.source.rawValue),
-                .optional(change.appTransactionId), .optional(change.changedBy), .timestamp(at),
-            ]
-        )
+            RETURNING \(ConsumptionConsentTable.columns)
+            """)
     }
 
     /// Withdraws every given consent that names the account; the rows it changed.
@@ -46,7 +40,7 @@ extension LedgerSQL {
             UPDATE consumption_consents
             SET status = 'withdrawn', source = ?, changed_by = ?, changed_at = \(notBefore("?"))
             WHERE app_transaction_id = ? AND status = 'given'
-            RETURNING \(consentColumns)
+            RETURNING \(ConsumptionConsentTable.columns)
             """,
             [
                 .text(ConsentSource.appleRescindConsent.rawValue), .text(notificationUUID), .timestamp(at),
@@ -69,7 +63,7 @@ extension LedgerSQL {
             UPDATE consumption_consents
             SET status = 'withdrawn', source = ?, changed_by = (\(latest)), changed_at = \(notBefore("?"))
             WHERE player_id = ? AND status = 'given' AND EXISTS (\(latest))
-            RETURNING \(consentColumns)
+            RETURNING \(ConsumptionConsentTable.columns)
             """,
             [
                 .text(ConsentSource.appleRescindConsent.rawValue), .text(appTransactionId), .timestamp(at),
@@ -87,44 +81,37 @@ extension LedgerSQL {
 
     /// Records a rescission unless its notification is known; a row only when recorded.
     static func insertRescission(_ rescission: ConsentRescission) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO consent_rescissions (notification_uuid, app_transaction_id, signed_at, received_at)
-            VALUES (?, ?, ?, ?)
-            ON CONFLICT (notification_uuid) DO NOTHING
-            RETURNING \(rescissionColumns)
-            """,
+        ConsentRescissionTable.insert(
             [
-                .text(rescission.notificationUUID), .optional(rescission.appTransactionId),
-                .optional(rescission.signedDate), .timestamp(rescission.receivedAt),
-            ]
-        )
+                .notificationUUID: .text(rescission.notificationUUID),
+                .appTransactionId: .optional(rescission.appTransactionId), .signedAt: .optional(rescission.signedDate),
+                .receivedAt: .timestamp(rescission.receivedAt),
+            ],
+            "ON CONFLICT (notification_uuid) DO NOTHING RETURNING \(ConsentRescissionTable.columns)")
     }
 
     // MARK: Consumption reports
 
     /// Records the report, replacing an earlier one for the transaction; returns it.
     static func upsertConsumption(_ report: ConsumptionReport) throws -> LedgerStatement {
-        LedgerStatement(
+        ConsumptionReportTable.insert(
+            [
+                .transactionId: .text(report.transactionId), .playerId: .text(report.playerId),
+                .consumptionPercentage: .integer(Int64(report.consumptionPercentage)),
+                .spent: .optional(report.spent.map(LedgerJSON.text)), .reportedBy: .optional(report.reportedBy),
+                .reportedAt: .timestamp(report.reportedAt),
+            ],
             """
-            INSERT INTO consumption_reports (transaction_id, player_id, consumption_percentage, spent, reported_by, \
-            reported_at)
-            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (transaction_id) DO UPDATE SET
                 player_id = excluded.player_id, consumption_percentage = excluded.consumption_percentage,
                 spent = excluded.spent, reported_by = excluded.reported_by, reported_at = excluded.reported_at
-            RETURNING \(consumptionColumns)
-            """,
-            [
-                .text(report.transactionId), .text(report.playerId), .integer(Int64(report.consumptionPercentage)),
-                .optional(report.spent.map(LedgerJSON.text)), .optional(report.reportedBy),
-                .timestamp(report.reportedAt),
-            ]
-        )
+            RETURNING \(ConsumptionReportTable.columns)
+            """)
     }
 
     static func consumption(transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(consumptionColumns) FROM consumption_reports WHERE transaction_id = ?", [.text(transactionId)])
+            "SELECT \(ConsumptionReportTable.columns) FROM consumption_reports WHERE transaction_id = ?",
+            [.text(transactionId)])
     }
 }

@@ -1,11 +1,6 @@
 import Foundation
 
 extension LedgerSQL {
-    static let entitlementColumns = """
-        store, original_transaction_id, player_id, entitlement_id, product_id, product_type, transaction_id, state, \
-        starts_at, ends_at, auto_renew, auto_renew_product_id, ownership, environment, apple_signed_at, updated_at
-        """
-
     /// The first key of the PostgreSQL advisory locks on a player's stacked entitlements
     /// (non-renewing periods); the second is the hash of the player and entitlement id.
     static let entitlementStackLockSpace: Int64 = 0x534B_454E  // "SKEN"
@@ -17,24 +12,21 @@ extension LedgerSQL {
     /// Inserts the entitlement unless its original transaction has one; a row only when
     /// inserted.
     static func insertEntitlement(_ entitlement: Entitlement) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO entitlements (\(entitlementColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (original_transaction_id) DO NOTHING
-            RETURNING \(entitlementColumns)
-            """,
+        EntitlementTable.insert(
             [
-                .text(entitlement.store.rawValue), .text(entitlement.originalTransactionId),
-                .text(entitlement.playerId),
-                .text(entitlement.entitlementId), .text(entitlement.productId), .text(entitlement.productType.rawValue),
-                .text(entitlement.transactionId), .text(entitlement.state.rawValue), .timestamp(entitlement.since),
-                .optional(entitlement.until), .optional(entitlement.autoRenew),
-                .optional(entitlement.autoRenewProductId), .text(entitlement.ownership.rawValue),
-                .text(entitlement.environment.rawValue), .timestamp(entitlement.signedAt),
-                .timestamp(entitlement.updatedAt),
-            ]
-        )
+                .store: .text(entitlement.store.rawValue),
+                .originalTransactionId: .text(entitlement.originalTransactionId),
+                .playerId: .text(entitlement.playerId), .entitlementId: .text(entitlement.entitlementId),
+                .productId: .text(entitlement.productId), .productType: .text(entitlement.productType.rawValue),
+                .transactionId: .text(entitlement.transactionId), .state: .text(entitlement.state.rawValue),
+                .startsAt: .timestamp(entitlement.since), .endsAt: .optional(entitlement.until),
+                .autoRenew: .optional(entitlement.autoRenew),
+                .autoRenewProductId: .optional(entitlement.autoRenewProductId),
+                .ownership: .text(entitlement.ownership.rawValue),
+                .environment: .text(entitlement.environment.rawValue),
+                .signedAt: .timestamp(entitlement.signedAt), .updatedAt: .timestamp(entitlement.updatedAt),
+            ],
+            "ON CONFLICT (original_transaction_id) DO NOTHING RETURNING \(EntitlementTable.columns)")
     }
 
     /// Writes every changeable field of the entitlement (holder, product, transaction,
@@ -47,7 +39,7 @@ extension LedgerSQL {
             auto_renew = ?, auto_renew_product_id = ?, apple_signed_at = ?, updated_at = ?, \
             recheck_at = NULL, recheck_failures = 0
             WHERE original_transaction_id = ?
-            RETURNING \(entitlementColumns)
+            RETURNING \(EntitlementTable.columns)
             """,
             [
                 .text(entitlement.playerId), .text(entitlement.productId), .text(entitlement.transactionId),
@@ -66,7 +58,7 @@ extension LedgerSQL {
     {
         let lock = locking && dialect == .postgres ? " FOR UPDATE" : ""
         return LedgerStatement(
-            "SELECT \(entitlementColumns) FROM entitlements WHERE original_transaction_id = ? AND store = ?\(lock)",
+            "SELECT \(EntitlementTable.columns) FROM entitlements WHERE original_transaction_id = ? AND store = ?\(lock)",
             [.text(originalTransactionId), .text(store.rawValue)]
         )
     }
@@ -74,7 +66,7 @@ extension LedgerSQL {
     static func entitlements(playerId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(entitlementColumns) FROM entitlements WHERE player_id = ?
+            SELECT \(EntitlementTable.columns) FROM entitlements WHERE player_id = ?
             ORDER BY entitlement_id, starts_at, original_transaction_id
             """,
             [.text(playerId)]
@@ -86,7 +78,7 @@ extension LedgerSQL {
     static func lapsedEntitlements(productType: ProductKind, before date: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(entitlementColumns) FROM entitlements
+            SELECT \(EntitlementTable.columns) FROM entitlements
             WHERE state IN (\(entitlingStates)) AND ends_at IS NOT NULL AND ends_at < ? AND product_type = ?
             AND (recheck_at IS NULL OR recheck_at <= ?)
             ORDER BY ends_at, original_transaction_id

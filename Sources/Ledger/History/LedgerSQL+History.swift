@@ -1,26 +1,20 @@
 import Foundation
 
 extension LedgerSQL {
-    static let eventColumns = "id, type, player_id, order_id, transaction_id, store, detail, created_at"
-
     /// The store of an event's transaction, as SQL: events recorded before the ledger named
     /// stores (``LedgerSchema/storeIdentity``) have none, and were the App Store's.
     static let storeOfEvent = "COALESCE(history_events.store, '\(Store.appStore.rawValue)')"
 
     /// Appends an event; returns it.
     static func insertEvent(_ event: HistoryEvent) throws -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO history_events (type, player_id, order_id, transaction_id, store, detail, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            RETURNING \(eventColumns)
-            """,
+        HistoryEventTable.insert(
             [
-                .text(event.type.rawValue), .optional(event.playerId), .optional(event.orderId),
-                .optional(event.transactionId), .optional(event.store?.rawValue),
-                .text(LedgerJSON.text(event.detail)), .timestamp(event.createdAt),
-            ]
-        )
+                .type: .text(event.type.rawValue), .playerId: .optional(event.playerId),
+                .orderId: .optional(event.orderId), .transactionId: .optional(event.transactionId),
+                .store: .optional(event.store?.rawValue), .detail: .text(LedgerJSON.text(event.detail)),
+                .createdAt: .timestamp(event.createdAt),
+            ],
+            "RETURNING \(HistoryEventTable.columns)")
     }
 
     /// The player's events, plus player-less events (notifications) of transactions later
@@ -28,9 +22,9 @@ extension LedgerSQL {
     static func timeline(playerId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events WHERE player_id = ?
+            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ?
             UNION ALL
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE player_id IS NULL
               AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
             ORDER BY created_at, id
@@ -47,9 +41,9 @@ extension LedgerSQL {
         let isAfter = "(created_at > ? OR (created_at = ? AND id > ?))"
         return LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events WHERE player_id = ? AND \(isAfter)
+            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(isAfter)
             UNION ALL
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE player_id IS NULL AND \(isAfter)
               AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
             ORDER BY created_at, id
@@ -80,7 +74,7 @@ extension LedgerSQL {
     static func events(transactionId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE transaction_id = ?
                 AND (type <> 'client_event'
                     OR player_id = (SELECT player_id FROM purchases WHERE transaction_id = ?))
@@ -95,7 +89,7 @@ extension LedgerSQL {
     static func events(orderId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE order_id = ?
                 AND (type <> 'client_event' OR player_id = (SELECT player_id FROM orders WHERE order_id = ?))
             ORDER BY created_at, id

@@ -3,28 +3,25 @@ import Foundation
 /// Leases live in the `checkpoints` table, one row per lease: `value` is the holder and
 /// `updated_at` the moment the lease expires.
 extension LedgerSQL {
-    static let leaseColumns = "name, value, updated_at"
-
     /// Inserts the lease, or takes it over when it has expired, or renews it when `holder`
     /// holds it; returns the row only when `holder` holds it afterwards. PostgreSQL locks
     /// the existing row either way until the transaction ends.
     static func takeLease(name: String, holder: String, now: Date, expiresAt: Date) -> LedgerStatement {
-        LedgerStatement(
+        CheckpointTable.insert(
+            [.name: .text(name), .value: .text(holder), .updatedAt: .timestamp(expiresAt)],
             """
-            INSERT INTO checkpoints (name, value, updated_at) VALUES (?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
             WHERE checkpoints.updated_at <= ? OR checkpoints.value = excluded.value
-            RETURNING \(leaseColumns)
+            RETURNING \(CheckpointTable.columns)
             """,
-            [.text(name), .text(holder), .timestamp(expiresAt), .timestamp(now)]
-        )
+            [.timestamp(now)])
     }
 
     /// The lease row, locked until the transaction ends on PostgreSQL (SQLite's write
     /// transactions exclude each other anyway).
     static func lease(name: String, dialect: Dialect) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(leaseColumns) FROM checkpoints WHERE name = ?\(dialect == .postgres ? " FOR UPDATE" : "")",
+            "SELECT \(CheckpointTable.columns) FROM checkpoints WHERE name = ?\(dialect == .postgres ? " FOR UPDATE" : "")",
             [.text(name)])
     }
 
@@ -42,10 +39,11 @@ extension LedgerSQL {
 }
 
 extension Lease {
-    /// Reads a lease from a row with ``LedgerSQL/leaseColumns``.
+    /// Reads a lease from a row with ``CheckpointTable/columns``.
     init(row: any LedgerRow) throws {
+        let row = TableRow<CheckpointTable>(row)
         self.init(
-            name: try row.requiredText("name"), holder: try row.requiredText("value"),
-            expiresAt: try row.requiredTimestamp("updated_at"))
+            name: try row.requiredText(.name), holder: try row.requiredText(.value),
+            expiresAt: try row.requiredTimestamp(.updatedAt))
     }
 }

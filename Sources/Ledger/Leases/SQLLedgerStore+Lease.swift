@@ -29,11 +29,14 @@ extension SQLLedgerStore {
         let dialect = dialect
         return try await write(
             .statement(LedgerSQL.lease(name: lease.name, dialect: dialect)) { rows in
-                guard let row = rows.first, try row.requiredText("value") == lease.holder,
-                    try row.requiredTimestamp("updated_at") > now
+                guard let row = rows.first.map(TableRow<CheckpointTable>.init),
+                    try row.requiredText(.value) == lease.holder,
+                    try row.requiredTimestamp(.updatedAt) > now
                 else { return .done(.leaseLost) }
                 return .statement(LedgerSQL.checkpointForUpdate(name: name, dialect: dialect)) { rows in
-                    if let text = try rows.first?.requiredText("value"), let current = Int64(text), current >= value {
+                    if let text = try rows.first.map({ try TableRow<CheckpointTable>($0).requiredText(.value) }),
+                        let current = Int64(text), current >= value
+                    {
                         return .done(.unchanged)
                     }
                     return .statement(LedgerSQL.setCheckpoint(name: name, value: String(value), at: now)) { _ in

@@ -1,24 +1,15 @@
 import Foundation
 
 extension LedgerSQL {
-    static let notificationColumns =
-        "store, notification_uuid, notification_type, subtype, transaction_id, received_at, processed_at"
-
     /// Records a notification unless its UUID is known; a row only when recorded.
     static func insertNotification(_ notification: NotificationRecord) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO notifications (store, notification_uuid, notification_type, subtype, transaction_id, received_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (notification_uuid) DO NOTHING
-            RETURNING notification_uuid
-            """,
+        NotificationTable.insert(
             [
-                .text(notification.store.rawValue), .text(notification.notificationUUID), .text(notification.type),
-                .optional(notification.subtype),
-                .optional(notification.transactionId), .timestamp(notification.receivedAt),
-            ]
-        )
+                .store: .text(notification.store.rawValue), .notificationUUID: .text(notification.notificationUUID),
+                .notificationType: .text(notification.type), .subtype: .optional(notification.subtype),
+                .transactionId: .optional(notification.transactionId), .receivedAt: .timestamp(notification.receivedAt),
+            ],
+            "ON CONFLICT (notification_uuid) DO NOTHING RETURNING notification_uuid")
     }
 
     /// The history event for a new notification, attributed to the transaction's player
@@ -57,7 +48,7 @@ extension LedgerSQL {
 
     static func notification(uuid: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(notificationColumns) FROM notifications WHERE notification_uuid = ?",
+            "SELECT \(NotificationTable.columns) FROM notifications WHERE notification_uuid = ?",
             [.text(uuid)]
         )
     }

@@ -1,11 +1,6 @@
 import Foundation
 
 extension LedgerSQL {
-    static let outboxColumns = """
-        id, idempotency_key, player_id, transaction_id, payload, attempts, next_attempt_at, created_at, \
-        delivered_at, last_error
-        """
-
     /// Enqueues a message unless its idempotency key is taken.
     static func insertOutbox(
         idempotencyKey: String,
@@ -14,18 +9,13 @@ extension LedgerSQL {
         payload: String,
         at: Date
     ) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO outbox (idempotency_key, player_id, transaction_id, payload, attempts, next_attempt_at, \
-            created_at)
-            VALUES (?, ?, ?, ?, 0, ?, ?)
-            ON CONFLICT (idempotency_key) DO NOTHING
-            """,
+        OutboxTable.insert(
             [
-                .text(idempotencyKey), .text(playerId), .optional(transactionId), .text(payload), .timestamp(at),
-                .timestamp(at),
-            ]
-        )
+                .idempotencyKey: .text(idempotencyKey), .playerId: .text(playerId),
+                .transactionId: .optional(transactionId), .payload: .text(payload), .attempts: .integer(0),
+                .nextAttemptAt: .timestamp(at), .createdAt: .timestamp(at),
+            ],
+            "ON CONFLICT (idempotency_key) DO NOTHING")
     }
 
     /// Claims due messages until `claimUntil`. PostgreSQL skips rows another worker is
@@ -41,7 +31,7 @@ extension LedgerSQL {
                 ORDER BY next_attempt_at, id
                 LIMIT ?\(locking)
             )
-            RETURNING \(outboxColumns)
+            RETURNING \(OutboxTable.columns)
             """,
             [.timestamp(claimUntil), .timestamp(now), .integer(Int64(limit))]
         )
@@ -65,6 +55,6 @@ extension LedgerSQL {
     }
 
     static func outbox(idempotencyKey: String) -> LedgerStatement {
-        LedgerStatement("SELECT \(outboxColumns) FROM outbox WHERE idempotency_key = ?", [.text(idempotencyKey)])
+        LedgerStatement("SELECT \(OutboxTable.columns) FROM outbox WHERE idempotency_key = ?", [.text(idempotencyKey)])
     }
 }

@@ -17,33 +17,24 @@ extension LedgerSQL {
         )
     }
 
-    /// The `refund_notices` table's columns, as ``RefundNotices/Notice/init(row:)`` reads them.
-    static let refundNoticeColumns = "kind, refunded_share, reason, signed_at"
-
     /// Records a refund notice unless its notice id is known.
     static func insertRefundNotice(
         _ notice: RefundNotice, noticeId: String, store: Store, transactionId: String, signedAt: Date?,
         receivedAt: Date
     ) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO refund_notices (notice_id, store, transaction_id, kind, refunded_share, reason, signed_at, \
-            received_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (notice_id) DO NOTHING
-            """,
+        RefundNoticeTable.insert(
             [
-                .text(noticeId), .text(store.rawValue), .text(transactionId), .text(notice.kind.rawValue),
-                .integer(Int64(notice.refundedShare)), .text(notice.reason), .optional(signedAt),
-                .timestamp(receivedAt),
-            ]
-        )
+                .noticeId: .text(noticeId), .store: .text(store.rawValue), .transactionId: .text(transactionId),
+                .kind: .text(notice.kind.rawValue), .refundedShare: .integer(Int64(notice.refundedShare)),
+                .reason: .text(notice.reason), .signedAt: .optional(signedAt), .receivedAt: .timestamp(receivedAt),
+            ],
+            "ON CONFLICT (notice_id) DO NOTHING")
     }
 
     /// The transaction's refund notices, in arrival order.
     static func refundNotices(store: Store, transactionId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(refundNoticeColumns) FROM refund_notices WHERE transaction_id = ? AND store = ? ORDER BY id",
+            "SELECT \(RefundNoticeTable.columns) FROM refund_notices WHERE transaction_id = ? AND store = ? ORDER BY id",
             [.text(transactionId), .text(store.rawValue)]
         )
     }

@@ -15,12 +15,13 @@ struct RefundNotices: Sendable {
         /// The store's signing time in epoch milliseconds; 0 when the notice carried none.
         var signedAt: Int64
 
-        /// Reads a notice from a row with ``LedgerSQL/refundNoticeColumns``.
+        /// Reads a notice from a row with ``RefundNoticeTable/columns``.
         init(row: any LedgerRow) throws {
-            kind = try row.enumeration(RefundNotice.Kind.self, "kind")
-            share = Int(try row.requiredInteger("refunded_share"))
-            reason = try row.requiredText("reason")
-            signedAt = try row.timestamp("signed_at")?.ledgerMilliseconds ?? 0
+            let row = TableRow<RefundNoticeTable>(row)
+            kind = try row.enumeration(RefundNotice.Kind.self, .kind)
+            share = Int(try row.requiredInteger(.refundedShare))
+            reason = try row.requiredText(.reason)
+            signedAt = try row.timestamp(.signedAt)?.ledgerMilliseconds ?? 0
         }
     }
 

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A ledger table, declared once: its name and its columns (a record type per table, as
-/// GRDB advises). Statements list its columns from here, and rows are read by them
+/// A ledger table, declared once: its name and the columns of its record (a record type per
+/// table, as GRDB advises). Statements list its columns from here, and rows are read by them
 /// (``TableRow``), so a misspelt or missing column fails to compile instead of at run time.
+/// (A table may have bookkeeping columns its record does not hold; the statements that use
+/// them name them.)
 protocol LedgerTable {
-    /// The table's columns, in the order a whole row lists them.
+    /// The record's columns, in the order a whole row lists them.
     associatedtype Column: RawRepresentable, CaseIterable where Column.RawValue == String
     /// The table's name.
     static var name: String { get }
@@ -17,13 +19,23 @@ extension LedgerTable {
     /// Every column of ``Column``, comma-separated, in declaration order.
     static func allColumns() -> String { Column.allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// Every column of ``Column``, each prefixed with `alias` (for a join).
+    static func columns(qualifiedBy alias: String) -> String {
+        Column.allCases.map { "\(alias).\($0.rawValue)" }.joined(separator: ", ")
+    }
+
     /// `INSERT INTO` the table the columns given, with their values (paired here, so they
-    /// never drift apart); `clause` follows the VALUES (`ON CONFLICT …`, `RETURNING …`).
-    static func insert(_ values: KeyValuePairs<Column, SQLArgument>, _ clause: String) -> LedgerStatement {
+    /// never drift apart); `clause` follows the VALUES (`ON CONFLICT …`, `RETURNING …`),
+    /// with `clauseArguments` for its placeholders.
+    static func insert(
+        _ values: KeyValuePairs<Column, SQLArgument>,
+        _ clause: String = "",
+        _ clauseArguments: [SQLArgument] = []
+    ) -> LedgerStatement {
         let names = values.map(\.key.rawValue).joined(separator: ", ")
         let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
         return LedgerStatement(
-            "INSERT INTO \(name) (\(names)) VALUES (\(marks)) \(clause)", values.map(\.value))
+            "INSERT INTO \(name) (\(names)) VALUES (\(marks)) \(clause)", values.map(\.value) + clauseArguments)
     }
 }
 

@@ -1,31 +1,24 @@
 import Foundation
 
-/// The `spends` table (``LedgerSchema/spends``): its columns, declared once, its row, and
-/// the statements of a spend.
+/// The statements of a spend, on ``SpendTable``, and its row.
 enum SpendSQL {
-    /// Every column, in the order the statements list them.
-    static let columns = "player_id, idempotency_key, items, reason, actor, balances, created_at"
-
     /// Claims the player's key for a new spend (its balances written once known); no row
     /// when the key is taken. On PostgreSQL a claim of a key another transaction is
     /// claiming waits for that transaction's end.
     static func claim(_ request: SpendRequest, items: String, at: Date) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO spends (\(columns)) VALUES (?, ?, ?, ?, ?, '{}', ?)
-            ON CONFLICT (player_id, idempotency_key) DO NOTHING
-            RETURNING player_id
-            """,
+        SpendTable.insert(
             [
-                .text(request.playerId), .text(request.idempotencyKey), .text(items), .text(request.reason),
-                .text(request.actor), .timestamp(at),
-            ])
+                .playerId: .text(request.playerId), .idempotencyKey: .text(request.idempotencyKey),
+                .items: .text(items), .reason: .text(request.reason), .actor: .text(request.actor),
+                .balances: .text("{}"), .createdAt: .timestamp(at),
+            ],
+            "ON CONFLICT (player_id, idempotency_key) DO NOTHING RETURNING player_id")
     }
 
     /// The player's spend under `idempotencyKey`.
     static func spend(playerId: String, idempotencyKey: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(columns) FROM spends WHERE player_id = ? AND idempotency_key = ?",
+            "SELECT \(SpendTable.columns) FROM spends WHERE player_id = ? AND idempotency_key = ?",
             [.text(playerId), .text(idempotencyKey)])
     }
 
@@ -33,7 +26,7 @@ enum SpendSQL {
     static func spends(playerId: String, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT \(columns) FROM spends WHERE player_id = ?
+            SELECT \(SpendTable.columns) FROM spends WHERE player_id = ?
             ORDER BY created_at DESC, idempotency_key DESC LIMIT ?
             """,
             [.text(playerId), .integer(Int64(limit))])
@@ -67,16 +60,17 @@ enum SpendSQL {
 }
 
 extension Spend {
-    /// Reads a spend from a row with ``SpendSQL/columns``.
+    /// Reads a spend from a row with ``SpendTable/columns``.
     init(row: any LedgerRow) throws {
+        let row = TableRow<SpendTable>(row)
         self.init(
-            playerId: try row.requiredText("player_id"),
-            idempotencyKey: try row.requiredText("idempotency_key"),
-            items: try LedgerJSON.decode(Grants.self, from: try row.requiredText("items"), column: "items"),
-            reason: try row.requiredText("reason"),
-            actor: try row.requiredText("actor"),
+            playerId: try row.requiredText(.playerId),
+            idempotencyKey: try row.requiredText(.idempotencyKey),
+            items: try LedgerJSON.decode(Grants.self, from: try row.requiredText(.items), column: "items"),
+            reason: try row.requiredText(.reason),
+            actor: try row.requiredText(.actor),
             balances: try LedgerJSON.decode(
-                [String: Int64].self, from: try row.requiredText("balances"), column: "balances"),
-            createdAt: try row.requiredTimestamp("created_at"))
+                [String: Int64].self, from: try row.requiredText(.balances), column: "balances"),
+            createdAt: try row.requiredTimestamp(.createdAt))
     }
 }

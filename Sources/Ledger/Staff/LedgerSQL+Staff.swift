@@ -2,35 +2,25 @@ import Foundation
 
 /// The support console's accounts, sessions and audit log (see ``StaffStore``).
 extension LedgerSQL {
-    static let staffColumns = """
-        name, role, password_hash, totp_secret, disabled_at, created_at, password_changed_at
-        """
-    static let auditColumns = "id, actor, action, target, detail, address, created_at"
-
     // MARK: Accounts
 
     /// Inserts the account unless the name is taken; a row only when inserted.
     static func insertStaff(_ account: StaffAccount) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO staff_accounts (\(staffColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (name) DO NOTHING
-            RETURNING name
-            """,
+        StaffAccountTable.insert(
             [
-                .text(account.name), .text(account.role.rawValue), .text(account.passwordHash),
-                .optional(account.totpSecret), .optional(account.disabledAt), .timestamp(account.createdAt),
-                .timestamp(account.passwordChangedAt),
-            ]
-        )
+                .name: .text(account.name), .role: .text(account.role.rawValue),
+                .passwordHash: .text(account.passwordHash), .totpSecret: .optional(account.totpSecret),
+                .disabledAt: .optional(account.disabledAt), .createdAt: .timestamp(account.createdAt),
+                .passwordChangedAt: .timestamp(account.passwordChangedAt),
+            ],
+            "ON CONFLICT (name) DO NOTHING RETURNING name")
     }
 
     static func staff(name: String) -> LedgerStatement {
-        LedgerStatement("SELECT \(staffColumns) FROM staff_accounts WHERE name = ?", [.text(name)])
+        LedgerStatement("SELECT \(StaffAccountTable.columns) FROM staff_accounts WHERE name = ?", [.text(name)])
     }
 
-    static let staffAccounts = LedgerStatement("SELECT \(staffColumns) FROM staff_accounts ORDER BY name")
+    static let staffAccounts = LedgerStatement("SELECT \(StaffAccountTable.columns) FROM staff_accounts ORDER BY name")
 
     /// Sets a new password and second factor and enables the account; a row only when the
     /// account exists.
@@ -59,18 +49,13 @@ extension LedgerSQL {
     // MARK: Sessions
 
     static func insertStaffSession(_ session: StaffSession) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO staff_sessions (token_digest, staff_name, csrf_token, created_at, last_seen_at, expires_at, \
-            address)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
+        StaffSessionTable.insert(
             [
-                .text(session.tokenDigest), .text(session.staffName), .text(session.csrfToken),
-                .timestamp(session.createdAt), .timestamp(session.lastSeenAt), .timestamp(session.expiresAt),
-                .text(session.address),
-            ]
-        )
+                .tokenDigest: .text(session.tokenDigest), .staffName: .text(session.staffName),
+                .csrfToken: .text(session.csrfToken), .createdAt: .timestamp(session.createdAt),
+                .lastSeenAt: .timestamp(session.lastSeenAt), .expiresAt: .timestamp(session.expiresAt),
+                .address: .text(session.address),
+            ])
     }
 
     /// Deletes the account's sessions that have reached their end.
@@ -86,8 +71,7 @@ extension LedgerSQL {
     static func staffSession(tokenDigest: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT s.token_digest, s.staff_name, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, s.address,
-                   a.role, a.disabled_at
+            SELECT \(StaffSessionTable.columns(qualifiedBy: "s")), a.role, a.disabled_at
             FROM staff_sessions s LEFT JOIN staff_accounts a ON a.name = s.staff_name
             WHERE s.token_digest = ?
             """,
@@ -115,17 +99,13 @@ extension LedgerSQL {
 
     /// Appends a record; returns it.
     static func insertAudit(_ record: AuditRecord) throws -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO audit_log (actor, action, target, detail, address, created_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            RETURNING \(auditColumns)
-            """,
+        AuditLogTable.insert(
             [
-                .text(record.actor), .text(record.action), .optional(record.target),
-                .text(LedgerJSON.text(record.detail)), .text(record.address), .timestamp(record.createdAt),
-            ]
-        )
+                .actor: .text(record.actor), .action: .text(record.action), .target: .optional(record.target),
+                .detail: .text(LedgerJSON.text(record.detail)), .address: .text(record.address),
+                .createdAt: .timestamp(record.createdAt),
+            ],
+            "RETURNING \(AuditLogTable.columns)")
     }
 
     /// Up to `limit` records with ids below `beforeId`, newest first, only `actor`'s when
@@ -133,12 +113,12 @@ extension LedgerSQL {
     static func auditRecords(beforeId: Int64, limit: Int, actor: String?) -> LedgerStatement {
         if let actor {
             return LedgerStatement(
-                "SELECT \(auditColumns) FROM audit_log WHERE actor = ? AND id < ? ORDER BY id DESC LIMIT ?",
+                "SELECT \(AuditLogTable.columns) FROM audit_log WHERE actor = ? AND id < ? ORDER BY id DESC LIMIT ?",
                 [.text(actor), .integer(beforeId), .integer(Int64(limit))]
             )
         }
         return LedgerStatement(
-            "SELECT \(auditColumns) FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
+            "SELECT \(AuditLogTable.columns) FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?",
             [.integer(beforeId), .integer(Int64(limit))]
         )
     }

@@ -50,9 +50,10 @@ extension SQLLedgerStore {
         return try await write(
             .statement(LedgerSQL.staffSession(tokenDigest: tokenDigest)) { rows in
                 guard let row = rows.first else { return .done(nil) }
-                let lastSeenAt = try row.requiredTimestamp("last_seen_at")
-                guard try row.text("role") != nil, try row.timestamp("disabled_at") == nil,
-                    now.timeIntervalSince(lastSeenAt) <= idleTimeout, now < (try row.requiredTimestamp("expires_at"))
+                let (stored, account) = (TableRow<StaffSessionTable>(row), TableRow<StaffAccountTable>(row))
+                let lastSeenAt = try stored.requiredTimestamp(.lastSeenAt)
+                guard try account.text(.role) != nil, try account.timestamp(.disabledAt) == nil,
+                    now.timeIntervalSince(lastSeenAt) <= idleTimeout, now < (try stored.requiredTimestamp(.expiresAt))
                 else {
                     return .statement(delete) { _ in .done(nil) }
                 }

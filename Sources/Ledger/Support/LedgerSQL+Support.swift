@@ -87,9 +87,9 @@ extension LedgerSQL {
         let before: [SQLArgument] = [.integer(beforeId)] + typeArguments
         return LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events WHERE player_id = ? AND id < ?\(typeFilter)
+            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND id < ?\(typeFilter)
             UNION ALL
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE player_id IS NULL AND id < ?\(typeFilter)
               AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
             ORDER BY id DESC
@@ -179,7 +179,7 @@ extension LedgerSQL {
         let contains = dialect == .postgres ? "strpos(detail, ?) > 0" : "instr(detail, ?) > 0"
         return LedgerStatement(
             """
-            SELECT \(eventColumns) FROM history_events
+            SELECT \(HistoryEventTable.columns) FROM history_events
             WHERE type = ? AND created_at >= ? AND created_at < ? AND \(contains)
             ORDER BY created_at DESC, id DESC
             LIMIT ?

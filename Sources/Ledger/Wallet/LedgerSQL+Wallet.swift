@@ -1,9 +1,6 @@
 import Foundation
 
 extension LedgerSQL {
-    static let entryColumns =
-        "id, player_id, item, amount, kind, transaction_id, reason, actor, balance_after, created_at"
-
     /// Adds `amount` to the player's balance of `item`; returns the new balance.
     static func addToBalance(playerId: String, item: String, amount: Int64, at: Date) -> LedgerStatement {
         LedgerStatement(
@@ -29,18 +26,13 @@ extension LedgerSQL {
         balanceAfter: Int64,
         at: Date
     ) -> LedgerStatement {
-        LedgerStatement(
-            """
-            INSERT INTO ledger_entries (player_id, item, amount, kind, transaction_id, reason, actor, \
-            balance_after, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            RETURNING \(entryColumns)
-            """,
+        LedgerEntryTable.insert(
             [
-                .text(playerId), .text(item), .integer(amount), .text(kind.rawValue), .optional(transactionId),
-                .optional(reason), .optional(actor), .integer(balanceAfter), .timestamp(at),
-            ]
-        )
+                .playerId: .text(playerId), .item: .text(item), .amount: .integer(amount), .kind: .text(kind.rawValue),
+                .transactionId: .optional(transactionId), .reason: .optional(reason), .actor: .optional(actor),
+                .balanceAfter: .integer(balanceAfter), .createdAt: .timestamp(at),
+            ],
+            "RETURNING \(LedgerEntryTable.columns)")
     }
 
     static func balances(playerId: String) -> LedgerStatement {
@@ -49,7 +41,7 @@ extension LedgerSQL {
 
     static func entries(playerId: String) -> LedgerStatement {
         LedgerStatement(
-            "SELECT \(entryColumns) FROM ledger_entries WHERE player_id = ? ORDER BY id",
+            "SELECT \(LedgerEntryTable.columns) FROM ledger_entries WHERE player_id = ? ORDER BY id",
             [.text(playerId)]
         )
     }
