@@ -7,6 +7,8 @@
 #
 #   Fuzz/ABI/run.sh                  # 10 s
 #   Fuzz/ABI/run.sh --seconds 30     # what CI runs (through Scripts/engines/run.py)
+#   Fuzz/ABI/run.sh --build-only     # build the library and the harness, and stop (CI builds
+#                                    # them early, at low priority; a later run finds them built)
 #
 # Leak detection is off (libFuzzer's per input and AddressSanitizer's at exit): a call's
 # answer comes before the pipeline's own asynchronous work ends (the event log's flush,
@@ -18,10 +20,12 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 seconds=10
+build_only=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
-        -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --build-only) build_only=1; shift ;;
+        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -33,6 +37,10 @@ library_dir="$here/.build/release"
 clang -fsanitize=fuzzer,address -I "$root/SDK/Sources/StoreKeeperSDK/include" "$here/FuzzABICall.c" \
     -DSK_LIBRARY_PATH="\"$library_dir/libStoreKeeperSDK.so\"" -ldl -o "$here/.build/FuzzABICall" 2>&1 |
     { grep -v "Cannot export local symbol" || true; }
+if [[ $build_only == 1 ]]; then
+    echo "== built FuzzABICall in $SECONDS s"
+    exit 0
+fi
 
 work="$here/.work/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$work/corpus" "$work/artifacts"
