@@ -29,9 +29,7 @@ extension SQLLedgerStore {
         let dialect = dialect
         return try await write(
             .statement(LedgerSQL.lease(name: lease.name, dialect: dialect)) { rows in
-                guard let row = rows.first.map(TableRow<CheckpointTable>.init),
-                    try row.requiredText(.value) == lease.holder,
-                    try row.requiredTimestamp(.updatedAt) > now
+                guard let held = try rows.first.map(Lease.init(row:)), held.holder == lease.holder, held.expiresAt > now
                 else { return .done(.leaseLost) }
                 return .statement(LedgerSQL.checkpointForUpdate(name: name, dialect: dialect)) { rows in
                     if let text = try rows.first.map({ try TableRow<CheckpointTable>($0).requiredText(.value) }),
