@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AppStoreSigning", targets: ["AppStoreSigning"]),
         .library(name: "AppStoreAPI", targets: ["AppStoreAPI"]),
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
+        .library(name: "PlayModel", targets: ["PlayModel"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
@@ -77,6 +78,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "PlayModel"),
         .target(
             name: "HTTPRouting",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
@@ -214,6 +216,7 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(name: "AppStoreModelTests", dependencies: ["AppStoreModel"]),
+        .testTarget(name: "PlayModelTests", dependencies: ["PlayModel"]),
         .testTarget(
             name: "StoreKeeperLoggingTests",
             dependencies: ["StoreKeeperLogging", .product(name: "Logging", package: "swift-log")]
