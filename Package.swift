@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AppStoreAPI", targets: ["AppStoreAPI"]),
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .library(name: "PlayModel", targets: ["PlayModel"]),
+        .library(name: "PlaySigning", targets: ["PlaySigning"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
@@ -79,6 +80,14 @@ let package = Package(
             ]
         ),
         .target(name: "PlayModel"),
+        .target(
+            name: "PlaySigning",
+            dependencies: [
+                "AppStoreSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "HTTPRouting",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
@@ -217,6 +226,14 @@ let package = Package(
         ),
         .testTarget(name: "AppStoreModelTests", dependencies: ["AppStoreModel"]),
         .testTarget(name: "PlayModelTests", dependencies: ["PlayModel"]),
+        .testTarget(
+            name: "PlaySigningTests",
+            dependencies: [
+                "PlaySigning", "AppStoreSigning",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "StoreKeeperLoggingTests",
             dependencies: ["StoreKeeperLogging", .product(name: "Logging", package: "swift-log")]
