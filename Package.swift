@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AppStoreEmulator", targets: ["AppStoreEmulator"]),
         .library(name: "PlayModel", targets: ["PlayModel"]),
         .library(name: "PlaySigning", targets: ["PlaySigning"]),
+        .library(name: "PlayEmulator", targets: ["PlayEmulator"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
@@ -89,6 +90,16 @@ let package = Package(
             ]
         ),
         .target(
+            name: "PlayEmulator",
+            dependencies: [
+                "PlayModel",
+                "PlaySigning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "HTTPRouting",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
         ),
@@ -96,6 +107,8 @@ let package = Package(
             name: "AppStoreEmulator",
             dependencies: [
                 "HTTPRouting",
+                "PlayEmulator",
+                "PlayModel",
                 "AppStoreModel",
                 "AppStoreVerification",
                 "AppStoreSigning",
@@ -294,6 +307,20 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "PlayEmulatorTests",
+            dependencies: [
+                "EmulatorTestSupport",
+                "AppStoreEmulator",
+                "PlayEmulator",
+                "PlayModel",
+                "PlaySigning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),

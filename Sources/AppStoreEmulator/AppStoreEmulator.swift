@@ -2,6 +2,7 @@ import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import PlayEmulator
 
 /// An offline App Store: it sells the catalog's products to simulated devices, signs
 /// transactions, receipts and notifications with real cryptography under its own CA,
@@ -21,6 +22,9 @@ public actor AppStoreEmulator {
     /// The catalog: the configuration's, with the products added since
     /// (``addProducts(_:)``).
     nonisolated let catalogBox: CatalogBox
+    /// The Google Play side: the same catalog's one-time products, sold to Play devices
+    /// and answered for through the Android Publisher API (``addRoutes(to:)`` serves it).
+    public nonisolated let play: PlayEmulator
 
     var state: EmulatorState
     var faultInjector = FaultInjector()
@@ -60,7 +64,15 @@ public actor AppStoreEmulator {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.configuration = configuration
-        self.catalogBox = CatalogBox(configuration.catalog)
+        let catalogBox = CatalogBox(configuration.catalog)
+        self.catalogBox = catalogBox
+        self.play = PlayEmulator(
+            packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL
+        ) { productId in
+            catalogBox.current.product(productId).map {
+                PlayProduct(productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable)
+            }
+        }
         self.identity = try EmulatorIdentity.loadOrCreate(in: directory, bundleId: configuration.bundleId)
         self.jwsSigner = try JWSSigner(chain: identity.jwsChain)
         self.receiptSigner = try ReceiptSigner(chain: identity.receiptChain)

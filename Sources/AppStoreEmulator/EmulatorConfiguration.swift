@@ -26,6 +26,10 @@ public struct EmulatorConfiguration: Sendable {
     /// subscriptions as their periods end). Off, only
     /// ``AppStoreEmulator/processDueSubscriptions(now:)`` moves them.
     public var runsSubscriptionClock: Bool = true
+    /// The base URL clients reach the emulator at (`http://127.0.0.1:9090`), from which it
+    /// builds the absolute URLs it hands out (the Play service account's `token_uri`);
+    /// `nil` builds them from each request's `Host` header.
+    public var baseURL: URL?
 
     /// Creates a configuration; the sample catalog and no notification URL by default.
     public init(
@@ -37,7 +41,8 @@ public struct EmulatorConfiguration: Sendable {
         sharedSecret: String? = nil,
         timeScale: Double = 1,
         subscriptionTimeScale: Double = 1,
-        runsSubscriptionClock: Bool = true
+        runsSubscriptionClock: Bool = true,
+        baseURL: URL? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.bundleId = bundleId
@@ -48,5 +53,6 @@ public struct EmulatorConfiguration: Sendable {
         self.timeScale = timeScale
         self.subscriptionTimeScale = subscriptionTimeScale
         self.runsSubscriptionClock = runsSubscriptionClock
+        self.baseURL = baseURL
     }
 }

@@ -42,6 +42,14 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.")
     var hostname: String = "127.0.0.1"
 
+    @Option(
+        help: """
+            The base URL clients reach the emulator at, for the absolute URLs it hands out (the Play \
+            service account's token_uri); http://HOSTNAME:PORT by default, each request's Host header when \
+            HOSTNAME is a wildcard address or PORT is 0.
+            """)
+    var publicURL: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -50,9 +58,20 @@ struct EmulatorCommand: AsyncParsableCommand {
         guard subscriptionTimeScale > 0, subscriptionTimeScale <= 1 else {
             throw ValidationError("--subscription-time-scale must be above 0 and at most 1")
         }
+        if let publicURL, URL(string: publicURL)?.scheme == nil {
+            throw ValidationError("--public-url must be an absolute URL")
+        }
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")
         }
+    }
+
+    /// ``publicURL``, or `http://HOSTNAME:PORT` when that names one address and port;
+    /// `nil` (each request's `Host`) otherwise.
+    var baseURL: URL? {
+        if let publicURL { return URL(string: publicURL) }
+        guard port != 0, !["0.0.0.0", "::", "[::]"].contains(hostname) else { return nil }
+        return URL(string: "http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)")
     }
 
     func run() async throws {
@@ -64,7 +83,8 @@ struct EmulatorCommand: AsyncParsableCommand {
                 notificationURL: notificationURL.flatMap(URL.init(string:)),
                 sharedSecret: sharedSecret,
                 timeScale: timeScale,
-                subscriptionTimeScale: subscriptionTimeScale
+                subscriptionTimeScale: subscriptionTimeScale,
+                baseURL: baseURL
             )
         )
         let router = Router()
@@ -77,6 +97,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         print("  verifyReceipt:  POST http://\(hostname):\(port)/sandbox/verifyReceipt")
         print("  device API:     http://\(hostname):\(port)/emulator/v1/devices/{deviceId}/purchases")
         print("  trust roots:    GET  http://\(hostname):\(port)/emulator/v1/roots")
+        print("  Google Play:    GET  http://\(hostname):\(port)/emulator/v1/play/service-account")
         try await app.runService()
         await emulator.shutdown()
     }

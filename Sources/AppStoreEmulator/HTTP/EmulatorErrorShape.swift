@@ -1,5 +1,6 @@
 import AppStoreModel
 import Hummingbird
+import PlayModel
 
 /// How an error looks on each of the emulator's APIs, decided by the request's path.
 enum EmulatorErrorShape: Equatable {
@@ -10,9 +11,11 @@ enum EmulatorErrorShape: Equatable {
     case serverAPI
     /// `/emulator/...`: the emulator's `{"error": code, "message": …}`.
     case emulator
+    /// `/androidpublisher/...`: Google's `{"error": {"code", "message", "status", "errors"}}`.
+    case google
 
     /// The shape of the emulator's answers on `path`; `nil` for a path outside the
-    /// emulator's three prefixes (another application's routes on the same router).
+    /// emulator's prefixes (another application's routes on the same router).
     init?(path: String) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         switch segments.first {
@@ -20,6 +23,8 @@ enum EmulatorErrorShape: Equatable {
             self = segments.count == 2 && segments[1] == "verifyReceipt" ? .verifyReceipt : .serverAPI
         case "emulator":
             self = .emulator
+        case "androidpublisher":
+            self = .google
         default:
             return nil
         }
@@ -40,6 +45,18 @@ enum EmulatorErrorShape: Equatable {
             )
         case .emulator:
             JSONResponse.error(EmulatorError(code, message, status: status.code))
+        case .google:
+            JSONResponse.make(
+                GoogleErrorResponse(
+                    error: GoogleError(
+                        code: status.code, message: message,
+                        status: status == .notFound ? "NOT_FOUND" : status == .methodNotAllowed ? nil : "UNKNOWN",
+                        errors: [
+                            GoogleErrorDetail(
+                                domain: "global", reason: status == .notFound ? "notFound" : "badRequest",
+                                message: message)
+                        ])),
+                status: status)
         }
     }
 }

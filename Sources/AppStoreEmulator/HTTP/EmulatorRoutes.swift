@@ -2,17 +2,21 @@ import AppStoreModel
 import Foundation
 import HTTPRouting
 import Hummingbird
+import PlayEmulator
 
 extension AppStoreEmulator {
     /// Adds the emulator's endpoints to `router`: Apple's wire protocol under
-    /// `/production` and `/sandbox`, and the device and control API under `/emulator/v1`.
+    /// `/production` and `/sandbox`, the device and control API under `/emulator/v1`, and
+    /// the Google Play side (``PlayEmulator/addRoutes(to:)``: `/emulator/v1/play`, `/token`
+    /// and the Android Publisher API under `/androidpublisher/v3`).
     /// See docs/emulator.md and docs/emulator-openapi.yaml for the contract.
     ///
     /// It also adds a router middleware that answers, under those three prefixes only,
     /// 405 with an `Allow` header for a method a path is not served with and a JSON 404 for
     /// a path the emulator does not serve (Hummingbird's own answer is an empty 404). It
     /// wraps the router's not-found responder and the routes added after this call, and
-    /// lets everything outside the emulator's prefixes through unchanged.
+    /// lets everything outside the emulator's prefixes through unchanged; under
+    /// `/androidpublisher` both answers are in Google's error envelope.
     public nonisolated func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let existing = Set(router.routes.map(\.description))
         for environment in [AppStoreEnvironment.production, .sandbox] {
@@ -24,6 +28,7 @@ extension AppStoreEmulator {
         addControlRoutes(to: router.group("emulator/v1"))
         addSubscriptionRoutes(to: router.group("emulator/v1"))
         addOCSPRoutes(to: router.group("emulator/v1"))
+        play.addRoutes(to: router)
         let added = router.routes.filter { !existing.contains($0.description) }
         router.add(
             middleware: UnmatchedRequestMiddleware<Context>(

@@ -1,0 +1,103 @@
+import Crypto
+import Foundation
+import PlayModel
+import PlaySigning
+import Synchronization
+import _CryptoExtras
+
+/// The Google Play side of the emulator: it sells the catalog's one-time products to
+/// simulated devices the way the Play Billing Library reports them, issues a service
+/// account and exchanges its OAuth 2.0 JWT assertions for access tokens, and answers the
+/// Android Publisher API v3's `purchases.products` get, acknowledge and consume.
+///
+/// Its RSA keys (the service account's and the app's license key) are made on first use,
+/// never at start, and kept in the data directory. Purchases and access tokens live in
+/// memory. Safe from any thread: all state is behind one mutex, and no call holds it
+/// across a suspension.
+public final class PlayEmulator: Sendable {
+    /// The app's package name (the emulator's bundle id).
+    public let packageName: String
+    /// The base URL clients reach the emulator at, when configured; otherwise each request's
+    /// `Host` gives it.
+    public let baseURL: URL?
+
+    /// The OAuth scope the Android Publisher API requires.
+    public static let androidPublisherScope = "https://www.googleapis.com/auth/androidpublisher"
+    /// The service account's email: the `iss` its assertions must carry.
+    public static let clientEmail = "storekeeper-play@storekeeper-emulator.iam.gserviceaccount.com"
+    /// Seconds an access token lives, as Google says in `expires_in`.
+    public static let accessTokenLifetime = 3599
+
+    let products: @Sendable (String) -> PlayProduct?
+    let serviceAccountKey: LazyRSAKey
+    let licenseKey: LazyRSAKey
+    let state = Mutex(PlayState())
+
+    /// A Play side for `packageName` selling what `products` finds by id.
+    ///
+    /// - Parameters:
+    ///   - dataDirectory: where the keys are kept (`play-service-account-key.pem`,
+    ///     `play-license-key.pem`); `nil` keeps them in memory.
+    ///   - baseURL: the emulator's base URL as clients reach it, for the service account's
+    ///     `token_uri`; `nil` builds it from each request's `Host` header.
+    public init(
+        packageName: String, dataDirectory: URL?, baseURL: URL?,
+        products: @escaping @Sendable (String) -> PlayProduct?
+    ) {
+        self.packageName = packageName
+        self.baseURL = baseURL
+        self.products = products
+        serviceAccountKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-service-account-key.pem"))
+        licenseKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-license-key.pem"))
+    }
+
+    /// The file names of the keys in the data directory, for tools that provide keys
+    /// before the first start.
+    public static let keyFileNames = ["play-service-account-key.pem", "play-license-key.pem"]
+
+    /// `base` (or ``baseURL`` when configured) with `/token`: the service account's `token_uri`.
+    func tokenURI(requestBase base: String) -> String {
+        let root = baseURL?.absoluteString ?? base
+        return (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/token"
+    }
+
+    /// The service account's key id: the first 40 hex digits of SHA-256 of its public key,
+    /// stable for the key.
+    func serviceAccountKeyId(_ key: _RSA.Signing.PrivateKey) -> String {
+        String(
+            SHA256.hash(data: key.publicKey.derRepresentation).map { String(format: "%02x", $0) }.joined().prefix(40))
+    }
+
+    /// The service-account key file the emulator issues: a PKCS#8 private key, its id,
+    /// the client email and `token_uri` = `requestBase`/token (``baseURL`` when configured).
+    ///
+    /// - Throws: The key's generation or loading error.
+    public func serviceAccount(requestBase: String) throws -> ServiceAccountKey {
+        let key = try serviceAccountKey.get()
+        return ServiceAccountKey(
+            projectId: "storekeeper-emulator", privateKeyId: serviceAccountKeyId(key),
+            privateKey: RSAKeyPEM.pkcs8PEM(of: key), clientEmail: Self.clientEmail, clientId: "100000000000000000001",
+            authUri: "https://accounts.google.com/o/oauth2/auth", tokenUri: tokenURI(requestBase: requestBase),
+            authProviderX509CertUrl: "https://www.googleapis.com/oauth2/v1/certs",
+            clientX509CertUrl:
+                "https://www.googleapis.com/robot/v1/metadata/x509/storekeeper-play%40storekeeper-emulator.iam.gserviceaccount.com",
+            universeDomain: "googleapis.com")
+    }
+
+    /// The service account's public key as a JSON Web Key Set: what the token endpoint
+    /// verifies assertions with.
+    ///
+    /// - Throws: The key's generation or loading error.
+    public func serviceAccountKeySet() throws -> JSONWebKeySet {
+        let key = try serviceAccountKey.get()
+        return JSONWebKeySet(keys: [try JSONWebKey(publicKey: key.publicKey, kid: serviceAccountKeyId(key))])
+    }
+
+    /// The app's license key's public half, base64 DER SubjectPublicKeyInfo, as the Play
+    /// Console shows it under "Monetization setup".
+    ///
+    /// - Throws: The key's generation or loading error.
+    public func licensePublicKey() throws -> String {
+        try licenseKey.get().publicKey.derRepresentation.base64EncodedString()
+    }
+}

@@ -1,0 +1,106 @@
+import PlayModel
+
+/// The Android Publisher API's error answers, in Google's envelope, with Google's messages
+/// and reasons where Google documents or is known to give them.
+enum GoogleErrors {
+    /// 401: no `Authorization: Bearer` header.
+    static let loginRequired = GoogleErrorResponse(
+        error: GoogleError(
+            code: 401,
+            message:
+                "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie "
+                + "or other valid authentication credential. "
+                + "See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+            status: "UNAUTHENTICATED",
+            errors: [
+                GoogleErrorDetail(
+                    domain: "global", reason: "required", message: "Login Required.", location: "Authorization",
+                    locationType: "header")
+            ]))
+
+    /// 401: a bearer token the emulator did not issue, or one that expired.
+    static let invalidCredentials = GoogleErrorResponse(
+        error: GoogleError(
+            code: 401,
+            message:
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie "
+                + "or other valid authentication credential. "
+                + "See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+            status: "UNAUTHENTICATED",
+            errors: [
+                GoogleErrorDetail(
+                    domain: "global", reason: "authError", message: "Invalid Credentials", location: "Authorization",
+                    locationType: "header")
+            ]))
+
+    /// 404: the package name is not the emulator's app.
+    static func applicationNotFound() -> GoogleErrorResponse {
+        let message = "No application was found for the given package name."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 404, message: message, status: "NOT_FOUND",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "androidpublisher", reason: "applicationNotFound", message: message,
+                        location: "packageName", locationType: "parameter")
+                ]))
+    }
+
+    /// 404: no purchase has this token.
+    static func purchaseTokenNotFound() -> GoogleErrorResponse {
+        let message = "The purchase token was not found."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 404, message: message, status: "NOT_FOUND",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "global", reason: "notFound", message: message, location: "token",
+                        locationType: "parameter")
+                ]))
+    }
+
+    /// 400: the token is another product's purchase.
+    static func tokenDoesNotMatchProduct() -> GoogleErrorResponse {
+        let message = "The purchase token does not match the product ID."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 400, message: message, status: "INVALID_ARGUMENT",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "androidpublisher", reason: "purchaseTokenDoesNotMatchProductId", message: message,
+                        location: "token", locationType: "parameter")
+                ]))
+    }
+
+    /// 400: acknowledging or consuming a purchase that is pending, canceled or (for
+    /// consume, and acknowledge after it) already consumed.
+    static func invalidPurchaseState() -> GoogleErrorResponse {
+        let message = "The purchase is not in a valid state to perform the desired operation."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 400, message: message, status: "FAILED_PRECONDITION",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "androidpublisher", reason: "invalidPurchaseState", message: message,
+                        location: "token", locationType: "parameter")
+                ]))
+    }
+
+    /// 400: a request body that is not the JSON the method takes.
+    static func invalidBody(_ detail: String) -> GoogleErrorResponse {
+        let message = "Invalid JSON payload received. \(detail)"
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 400, message: message, status: "INVALID_ARGUMENT",
+                errors: [GoogleErrorDetail(domain: "global", reason: "badRequest", message: message)]))
+    }
+
+    /// 404: a method the path's last segment names that the API does not have.
+    static func unknownMethod(_ path: String) -> GoogleErrorResponse {
+        let message = "The requested URL \(path) was not found on this server."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 404, message: message, status: "NOT_FOUND",
+                errors: [GoogleErrorDetail(domain: "global", reason: "notFound", message: message)]))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import PlayModel
+
+/// One purchase of a one-time product on the Play side: what `purchases.products.get`
+/// reads and `:acknowledge` and `:consume` change.
+struct PlayPurchase: Sendable {
+    var purchaseToken: String
+    var orderId: String
+    var packageName: String
+    var productId: String
+    var deviceId: String
+    var purchaseTime: Date
+    /// Google's numbers: 0 purchased, 1 canceled, 2 pending.
+    var purchaseState: Int
+    var consumptionState = ConsumptionState.yetToBeConsumed
+    var acknowledgementState = AcknowledgementState.yetToBeAcknowledged
+    var developerPayload: String?
+    var quantity: Int
+    var obfuscatedAccountId: String?
+    var obfuscatedProfileId: String?
+    var regionCode = "US"
+
+    /// Milliseconds since the epoch.
+    var purchaseTimeMillis: Int64 { Int64((purchaseTime.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The purchase as the Android Publisher API answers it.
+    var productPurchase: ProductPurchase {
+        ProductPurchase(
+            purchaseTimeMillis: String(purchaseTimeMillis), purchaseState: purchaseState,
+            consumptionState: consumptionState, developerPayload: developerPayload ?? "", orderId: orderId,
+            purchaseType: 0, acknowledgementState: acknowledgementState, purchaseToken: purchaseToken,
+            productId: productId, quantity: quantity, obfuscatedExternalAccountId: obfuscatedAccountId,
+            obfuscatedExternalProfileId: obfuscatedProfileId, regionCode: regionCode,
+            refundableQuantity: quantity)
+    }
+}
