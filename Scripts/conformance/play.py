@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Google's own API client for Python (from PyPI) against the Play side of `storekeeper emulator`.
+
+Installs google-api-python-client and google-auth, pinned, into a virtual environment of
+its own (once), then runs this file again inside it. There it starts `storekeeper emulator`
+on a free port, downloads the service-account key the emulator issues, buys a one-time
+product on an emulated Play device, and drives Google's libraries unchanged:
+`service_account.Credentials.from_service_account_info` signs the OAuth 2.0 JWT assertion
+and exchanges it at the key's `token_uri` (the emulator's `/token`); the discovery client
+for `androidpublisher` v3 (its bundled document, `api_endpoint` = the emulator) calls
+`purchases.products.get`, `acknowledge` and `consume`. Exits 1 when a check fails.
+
+  Scripts/conformance/play.py --binary .build/debug/storekeeper [-v]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+# Google's libraries, pinned: a new release is adopted by changing this line and running the test.
+REQUIREMENTS = ["google-api-python-client==2.202.0", "google-auth==2.63.0"]
+SCOPE = "https://www.googleapis.com/auth/androidpublisher"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "storekeeper"))
+    parser.add_argument("--venv", default=str(ROOT / ".build" / "play-conformance-venv"))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.inside:
+        return run_checks(arguments.binary, arguments.verbose)
+    venv = Path(arguments.venv)
+    subprocess.check_call([sys.executable, str(HERE.parent / "install_venv.py"), str(venv), *REQUIREMENTS])
+    command = [str(venv / "bin" / "python"), str(Path(__file__).resolve()), "--inside", "--binary",
+               str(Path(arguments.binary).resolve())]
+    command += ["-v"] if arguments.verbose else []
+    return subprocess.call(command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+class World:
+    emulator = None
+    base = ""
+    publisher = None
+    package_name = "com.example.game"
+
+
+WORLD = World()
+
+
+def run_checks(binary: str, verbose: bool) -> int:
+    sys.path[:0] = [str(HERE.parent)]
+    from storekeeper_processes import Child, free_port, http_json, wait_until_serving
+    from google.oauth2 import service_account
+    from googleapiclient import discovery
+
+    scratch = Path(tempfile.mkdtemp(prefix="storekeeper-play-conformance-"))
+    port = free_port()
+    WORLD.emulator = Child(
+        "emulator", [binary, "emulator", "--port", str(port), "--data-dir", str(scratch / "emulator-data")], scratch)
+    WORLD.base = f"http://127.0.0.1:{port}"
+    WORLD.http_json = http_json
+    try:
+        wait_until_serving(WORLD.base + "/emulator/v1/products", WORLD.emulator.process)
+        info = http_json("GET", WORLD.base + "/emulator/v1/play/service-account")
+        assert info["type"] == "service_account", info
+        assert info["token_uri"] == WORLD.base + "/token", info["token_uri"]
+        credentials = service_account.Credentials.from_service_account_info(info, scopes=[SCOPE])
+        WORLD.credentials = credentials
+        WORLD.publisher = discovery.build(
+            "androidpublisher", "v3", credentials=credentials,
+            client_options={"api_endpoint": WORLD.base + "/"}, static_discovery=True, cache_discovery=False)
+        suite = unittest.defaultTestLoader.loadTestsFromTestCase(PlayConformance)
+        result = unittest.TextTestRunner(verbosity=2 if verbose else 1).run(suite)
+        report = WORLD.emulator.crash_report()
+        if report:
+            print(report)
+            print(WORLD.emulator.tail())
+            return 1
+        return 0 if result.wasSuccessful() else 1
+    finally:
+        WORLD.emulator.stop()
+
+
+def device_purchase(product_id: str, account_id: str, device: str, **extra) -> dict:
+    body = {"productId": product_id, "obfuscatedAccountId": account_id, **extra}
+    return WORLD.http_json("POST", f"{WORLD.base}/emulator/v1/play/devices/{device}/purchases", body)
+
+
+class PlayConformance(unittest.TestCase):
+    def products(self):
+        return WORLD.publisher.purchases().products()
+
+    def get(self, product_id: str, token: str) -> dict:
+        return self.products().get(packageName=WORLD.package_name, productId=product_id, token=token).execute()
+
+    def test_purchase_get_acknowledge_consume(self):
+        bought = device_purchase("coins100", "order-0001", "play-conformance-1")
+        token, order_id = bought["purchaseToken"], bought["orderId"]
+        self.assertRegex(order_id, r"^GPA\.\d{4}-\d{4}-\d{4}-\d{5}$")
+
+        purchase = self.get("coins100", token)
+        self.assertEqual(purchase["kind"], "androidpublisher#productPurchase")
+        self.assertEqual(purchase["orderId"], order_id)
+        self.assertEqual(purchase["purchaseToken"], token)
+        self.assertEqual(purchase["productId"], "coins100")
+        self.assertEqual(purchase["obfuscatedExternalAccountId"], "order-0001")
+        self.assertEqual(purchase["purchaseState"], 0)
+        self.assertEqual(purchase["acknowledgementState"], 0)
+        self.assertEqual(purchase["consumptionState"], 0)
+        self.assertIsInstance(purchase["purchaseTimeMillis"], str)
+        self.assertTrue(purchase["purchaseTimeMillis"].isdigit())
+        # The library signed an assertion and exchanged it for an access token at token_uri.
+        self.assertTrue(WORLD.credentials.valid)
+        self.assertTrue(WORLD.credentials.token.startswith("ya29."))
+
+        self.products().acknowledge(
+            packageName=WORLD.package_name, productId="coins100", token=token,
+            body={"developerPayload": "delivered order-0001"}).execute()
+        acknowledged = self.get("coins100", token)
+        self.assertEqual(acknowledged["acknowledgementState"], 1)
+        self.assertEqual(acknowledged["developerPayload"], "delivered order-0001")
+        self.assertEqual(acknowledged["consumptionState"], 0)
+
+        self.products().consume(packageName=WORLD.package_name, productId="coins100", token=token).execute()
+        consumed = self.get("coins100", token)
+        self.assertEqual(consumed["consumptionState"], 1)
+        self.assertEqual(consumed["acknowledgementState"], 1)
+
+    def test_unknown_token_is_googles_404(self):
+        from googleapiclient.errors import HttpError
+        with self.assertRaises(HttpError) as raised:
+            self.get("coins100", "no-such-token")
+        self.assertEqual(raised.exception.status_code, 404)
+        self.assertEqual(raised.exception.error_details[0]["reason"], "notFound")
+
+    def test_pending_purchase_cannot_be_acknowledged(self):
+        from googleapiclient.errors import HttpError
+        bought = device_purchase("levelpack1", "order-0002", "play-conformance-2", pending=True)
+        self.assertEqual(self.get("levelpack1", bought["purchaseToken"])["purchaseState"], 2)
+        with self.assertRaises(HttpError) as raised:
+            self.products().acknowledge(
+                packageName=WORLD.package_name, productId="levelpack1", token=bought["purchaseToken"],
+                body={}).execute()
+        self.assertEqual(raised.exception.status_code, 400)
+        self.assertEqual(raised.exception.error_details[0]["reason"], "invalidPurchaseState")
+
+    def test_without_credentials_is_401(self):
+        from googleapiclient import discovery
+        from googleapiclient.errors import HttpError
+        anonymous = discovery.build(
+            "androidpublisher", "v3", developerKey="not-a-token",
+            client_options={"api_endpoint": WORLD.base + "/"}, static_discovery=True, cache_discovery=False)
+        with self.assertRaises(HttpError) as raised:
+            anonymous.purchases().products().get(
+                packageName=WORLD.package_name, productId="coins100", token="x").execute()
+        self.assertEqual(raised.exception.status_code, 401)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
