@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import PlayEmulator
 import PlayModel
 import PlaySigning
@@ -133,6 +134,22 @@ import Testing
             #expect(reason(badBody) == "authError")
             let (ack, _) = try await play.call(.post, path + ":acknowledge", bearer: "ya29.made-up")
             #expect(ack == .unauthorized)
+        }
+    }
+
+    /// Under `/androidpublisher`, a path the emulator does not serve is Google's 404 and a
+    /// method a path is not served with Google's 405 with `Allow`.
+    @Test func unservedRequestsUnderTheAPIAreInGooglesShape() async throws {
+        try await PlayFixture().live { play in
+            let (unknown, unknownBody) = try await play.call(.get, "/androidpublisher/v3/applications/x/reviews")
+            #expect(unknown == .notFound)
+            #expect((unknownBody["error"] as? [String: Any])?["code"] as? Int == 404)
+            #expect(reason(unknownBody) == "notFound")
+            let response = try await play.client.execute(uri: PlayClient.tokenPath("t"), method: .put)
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == "GET, POST")
+            let body = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+            #expect((body?["error"] as? [String: Any])?["code"] as? Int == 405)
         }
     }
 
