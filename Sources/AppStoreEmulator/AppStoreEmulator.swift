@@ -67,7 +67,8 @@ public actor AppStoreEmulator {
         let catalogBox = CatalogBox(configuration.catalog)
         self.catalogBox = catalogBox
         self.play = PlayEmulator(
-            packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL
+            packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL,
+            periodScale: configuration.subscriptionTimeScale
         ) { productId in
             catalogBox.current.product(productId).map {
                 PlayProduct(productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable)

@@ -18,8 +18,9 @@ public struct EmulatorConfiguration: Sendable {
     /// Multiplies Apple's notification retry schedule (1, 12, 24, 48, 72 hours); finite and
     /// not negative, or ``AppStoreEmulator`` refuses to start.
     public var timeScale: Double
-    /// Multiplies subscription periods, grace periods and billing retry (1/8640 makes a
-    /// 30-day month last 5 minutes, like Apple's sandbox); finite and positive, or
+    /// Multiplies subscription periods, grace periods, billing retry and the Play side's
+    /// three days to acknowledge a purchase (1/8640 makes a 30-day month last 5 minutes,
+    /// like Apple's sandbox); finite and positive, or
     /// ``AppStoreEmulator`` refuses to start.
     public var subscriptionTimeScale: Double = 1
     /// Whether the emulator's renewal clock runs by itself (renewing, failing and expiring

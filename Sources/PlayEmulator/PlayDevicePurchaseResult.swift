@@ -9,7 +9,7 @@ public struct PlayDevicePurchaseResult: Codable, Hashable, Sendable {
     /// `Purchase.getSignature()`: base64 RSA-SHA1 (PKCS#1 v1.5) over ``originalJson`` with
     /// the app's license key (`GET /emulator/v1/play/license-key`).
     public var signature: String
-    /// `Purchase.getPurchaseState()`, the library's constants: 1 `PURCHASED`, 2 `PENDING`
-    /// (not the server API's numbers).
+    /// `Purchase.getPurchaseState()`, the library's constants: 1 `PURCHASED`, 2 `PENDING`,
+    /// 0 `UNSPECIFIED_STATE` once canceled (not the server API's numbers).
     public var purchaseState: Int
 }

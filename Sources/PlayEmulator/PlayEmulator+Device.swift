@@ -5,15 +5,13 @@ import _CryptoExtras
 
 extension PlayEmulator {
     /// The device side of a purchase, as the Play Billing Library reports it: the app's
-    /// device `deviceId` buys `request.productId`.
+    /// device `deviceId` buys `request.productId` at ``now``.
     ///
     /// - Throws: ``PlayEmulatorError``: 404 `unknown_product`, 400 `not_a_one_time_product`,
     ///   400 `invalid_request` (an empty or over-64-character obfuscated id, a quantity
     ///   outside 1…100), 409 `item_already_owned` while the device holds an unconsumed
     ///   purchase of the product (Play's `ITEM_ALREADY_OWNED`); the license key's error.
-    public func purchase(deviceId: String, _ request: PlayDevicePurchaseRequest, now: Date = Date()) throws
-        -> PlayDevicePurchaseResult
-    {
+    public func purchase(deviceId: String, _ request: PlayDevicePurchaseRequest) throws -> PlayDevicePurchaseResult {
         guard let product = products(request.productId) else {
             throw PlayEmulatorError("unknown_product", "the catalog has no product \(request.productId)", status: 404)
         }
@@ -34,17 +32,18 @@ extension PlayEmulator {
             throw PlayEmulatorError("invalid_request", "quantity must be 1 to 100, not \(quantity)")
         }
         let licenseKey = try licenseKey.get()
+        let now = self.now()
+        let pending = request.pending == true
         let purchase = PlayPurchase(
             purchaseToken: PlayIdentifiers.purchaseToken(), orderId: PlayIdentifiers.orderId(),
             packageName: packageName, productId: product.productId, deviceId: deviceId, purchaseTime: now,
-            purchaseState: request.pending == true ? PurchaseState.pending : PurchaseState.purchased,
+            purchaseState: pending ? PurchaseState.pending : PurchaseState.purchased,
             quantity: quantity, obfuscatedAccountId: request.obfuscatedAccountId,
-            obfuscatedProfileId: request.obfuscatedProfileId)
+            obfuscatedProfileId: request.obfuscatedProfileId, paidTime: pending ? nil : now)
         try state.withLock { state in
+            settle(&state)
             let owned = state.purchases.values.contains {
-                $0.deviceId == deviceId && $0.productId == product.productId
-                    && $0.consumptionState == ConsumptionState.yetToBeConsumed
-                    && $0.purchaseState != PurchaseState.canceled
+                $0.deviceId == deviceId && $0.productId == product.productId && $0.isOwned
             }
             guard !owned else {
                 throw PlayEmulatorError(
@@ -53,12 +52,33 @@ extension PlayEmulator {
             }
             state.purchases[purchase.purchaseToken] = purchase
         }
+        return try Self.deviceResult(purchase, signedWith: licenseKey)
+    }
+
+    /// What the device holds of `purchase`: the library's purchase JSON, signed with the
+    /// license key.
+    static func deviceResult(
+        _ purchase: PlayPurchase, signedWith licenseKey: _RSA.Signing.PrivateKey
+    ) throws -> PlayDevicePurchaseResult {
         let originalJson = try PlayBillingPurchaseJSON(purchase).json()
         let signature = try licenseKey.signature(
             for: Insecure.SHA1.hash(data: Data(originalJson.utf8)), padding: .insecurePKCS1v1_5)
+        let libraryState =
+            switch purchase.purchaseState {
+            case PurchaseState.purchased: 1
+            case PurchaseState.pending: 2
+            default: 0
+            }
         return PlayDevicePurchaseResult(
             purchaseToken: purchase.purchaseToken, orderId: purchase.orderId, originalJson: originalJson,
-            signature: signature.rawRepresentation.base64EncodedString(),
-            purchaseState: purchase.purchaseState == PurchaseState.pending ? 2 : 1)
+            signature: signature.rawRepresentation.base64EncodedString(), purchaseState: libraryState)
+    }
+}
+
+extension PlayPurchase {
+    /// Whether the device still holds it: not canceled (or refunded away) and not consumed,
+    /// so it blocks buying the product again and `queryPurchases` lists it.
+    var isOwned: Bool {
+        purchaseState != PurchaseState.canceled && consumptionState == ConsumptionState.yetToBeConsumed
     }
 }

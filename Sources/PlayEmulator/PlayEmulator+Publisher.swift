@@ -7,6 +7,8 @@ extension PlayEmulator {
     ///
     /// - Throws: ``GoogleErrorResponse`` 401: `required` without a bearer token,
     ///   `authError` for one the emulator does not know or that expired.
+    /// Access tokens live on the wall clock, not on ``now``: a test that moves the
+    /// purchases' clock days ahead keeps its token.
     func authorize(_ authorization: String?, now: Date = Date()) throws(GoogleErrorResponse) {
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else {
             throw GoogleErrors.loginRequired
@@ -26,8 +28,9 @@ extension PlayEmulator {
     public func productPurchase(
         packageName: String, productId: String, token: String
     ) throws(GoogleErrorResponse) -> ProductPurchase {
-        try state.withLock { state throws(GoogleErrorResponse) in
-            try Self.purchase(in: state, packageName: packageName, productId: productId, token: token, of: self)
+        try state.withLock { state throws(GoogleErrorResponse) -> ProductPurchase in
+            settle(&state)
+            return try Self.purchase(in: state, packageName: packageName, productId: productId, token: token, of: self)
                 .productPurchase
         }
     }
@@ -42,14 +45,14 @@ extension PlayEmulator {
         packageName: String, productId: String, token: String, developerPayload: String?
     ) throws(GoogleErrorResponse) {
         try state.withLock { state throws(GoogleErrorResponse) in
+            settle(&state)
             var purchase = try Self.purchase(
                 in: state, packageName: packageName, productId: productId, token: token, of: self)
-            guard purchase.purchaseState == PurchaseState.purchased,
-                purchase.consumptionState == ConsumptionState.yetToBeConsumed
-            else { throw GoogleErrors.invalidPurchaseState() }
-            guard purchase.acknowledgementState == AcknowledgementState.yetToBeAcknowledged else { return }
-            purchase.acknowledgementState = AcknowledgementState.acknowledged
-            purchase.developerPayload = developerPayload
+            do {
+                try purchase.acknowledge(developerPayload: developerPayload)
+            } catch {
+                throw GoogleErrors.invalidPurchaseState()
+            }
             state.purchases[token] = purchase
         }
     }
@@ -61,13 +64,14 @@ extension PlayEmulator {
     ///   and 400 `invalidPurchaseState` for a pending, canceled or already consumed purchase.
     public func consume(packageName: String, productId: String, token: String) throws(GoogleErrorResponse) {
         try state.withLock { state throws(GoogleErrorResponse) in
+            settle(&state)
             var purchase = try Self.purchase(
                 in: state, packageName: packageName, productId: productId, token: token, of: self)
-            guard purchase.purchaseState == PurchaseState.purchased,
-                purchase.consumptionState == ConsumptionState.yetToBeConsumed
-            else { throw GoogleErrors.invalidPurchaseState() }
-            purchase.consumptionState = ConsumptionState.consumed
-            purchase.acknowledgementState = AcknowledgementState.acknowledged
+            do {
+                try purchase.consume()
+            } catch {
+                throw GoogleErrors.invalidPurchaseState()
+            }
             state.purchases[token] = purchase
         }
     }

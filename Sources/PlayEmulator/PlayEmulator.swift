@@ -8,7 +8,10 @@ import _CryptoExtras
 /// The Google Play side of the emulator: it sells the catalog's one-time products to
 /// simulated devices the way the Play Billing Library reports them, issues a service
 /// account and exchanges its OAuth 2.0 JWT assertions for access tokens, and answers the
-/// Android Publisher API v3's `purchases.products` get, acknowledge and consume.
+/// Android Publisher API v3's `purchases.products` get, acknowledge and consume,
+/// `orders.refund` and `purchases.voidedpurchases.list`. Pending purchases complete or are
+/// canceled from the device side, and Google's three-day rule voids a purchase left
+/// unacknowledged, on the injected clock ``now``, without any timer.
 ///
 /// Its RSA keys (the service account's and the app's license key) are made on first use,
 /// never at start, and kept in the data directory. Purchases and access tokens live in
@@ -28,6 +31,12 @@ public final class PlayEmulator: Sendable {
     /// Seconds an access token lives, as Google says in `expires_in`.
     public static let accessTokenLifetime = 3599
 
+    /// The emulator's clock: what "now" is for every purchase, refund and deadline.
+    public let now: @Sendable () -> Date
+    /// Multiplies Google's durations (the three days to acknowledge a purchase): 1 is real
+    /// time, 1/8640 makes three days last 30 seconds.
+    public let periodScale: Double
+
     let products: @Sendable (String) -> PlayProduct?
     let serviceAccountKey: LazyRSAKey
     let licenseKey: LazyRSAKey
@@ -40,12 +49,19 @@ public final class PlayEmulator: Sendable {
     ///     `play-license-key.pem`); `nil` keeps them in memory.
     ///   - baseURL: the emulator's base URL as clients reach it, for the service account's
     ///     `token_uri`; `nil` builds it from each request's `Host` header.
+    ///   - periodScale: multiplies Google's durations (the three-day acknowledgement
+    ///     window); finite and positive, else 1.
+    ///   - now: the clock; tests pass one they move themselves. Nothing runs on a timer:
+    ///     deadlines are settled whenever the state is read or changed.
     public init(
-        packageName: String, dataDirectory: URL?, baseURL: URL?,
+        packageName: String, dataDirectory: URL?, baseURL: URL?, periodScale: Double = 1,
+        now: @escaping @Sendable () -> Date = { Date() },
         products: @escaping @Sendable (String) -> PlayProduct?
     ) {
         self.packageName = packageName
         self.baseURL = baseURL
+        self.periodScale = periodScale.isFinite && periodScale > 0 ? periodScale : 1
+        self.now = now
         self.products = products
         serviceAccountKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-service-account-key.pem"))
         licenseKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-license-key.pem"))

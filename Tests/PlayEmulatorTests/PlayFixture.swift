@@ -20,6 +20,15 @@ struct PlayFixture {
     let directory: URL
     let emulator: AppStoreEmulator
 
+    /// A fresh directory holding the Play keys, for a ``PlayEmulator`` made directly.
+    static func keyDirectory() throws -> URL {
+        let directory = try TestEmulatorDirectory.make("play-keys")
+        for (name, pem) in zip(PlayEmulator.keyFileNames, try keyPEMs.get()) {
+            try pem.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
     init(baseURL: URL? = nil) async throws {
         directory = try TestEmulatorDirectory.make("play")
         for (name, pem) in zip(PlayEmulator.keyFileNames, try Self.keyPEMs.get()) {

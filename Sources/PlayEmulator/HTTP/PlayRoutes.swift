@@ -7,7 +7,9 @@ extension PlayEmulator {
     /// `/emulator/v1/play`, the OAuth 2.0 token endpoint at `/token` and the Android
     /// Publisher API v3 under `/androidpublisher/v3`. See docs/emulator.md.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        addDeviceRoutes(to: router.group("emulator/v1/play"))
+        let play = router.group("emulator/v1/play")
+        addDeviceRoutes(to: play)
+        addDeviceControlRoutes(to: play)
         router.post("token") { request, _ -> Response in
             guard let body = await PlayJSON.body(of: request) else {
                 return PlayJSON.make(
@@ -23,6 +25,7 @@ extension PlayEmulator {
         }
         addPublisherRoutes(
             to: router.group("androidpublisher/v3/applications/:packageName/purchases/products/:productId/tokens"))
+        addRefundRoutes(to: router.group("androidpublisher/v3/applications/:packageName"))
     }
 
     private func addDeviceRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {

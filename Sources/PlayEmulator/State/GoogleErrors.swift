@@ -104,3 +104,30 @@ enum GoogleErrors {
                 errors: [GoogleErrorDetail(domain: "global", reason: "notFound", message: message)]))
     }
 }
+
+extension GoogleErrors {
+    /// 404: no order has this id.
+    static func orderNotFound() -> GoogleErrorResponse {
+        let message = "The order ID was not found."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 404, message: message, status: "NOT_FOUND",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "global", reason: "notFound", message: message, location: "orderId",
+                        locationType: "parameter")
+                ]))
+    }
+
+    /// 400: a query parameter whose value the method does not take.
+    static func invalidParameter(_ name: String, _ message: String) -> GoogleErrorResponse {
+        GoogleErrorResponse(
+            error: GoogleError(
+                code: 400, message: message, status: "INVALID_ARGUMENT",
+                errors: [
+                    GoogleErrorDetail(
+                        domain: "global", reason: "invalid", message: message, location: name,
+                        locationType: "parameter")
+                ]))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PlayModel
 
 /// The purchase JSON the Play Billing Library hands the app (`Purchase.getOriginalJson()`)
 /// and the license key signs.
@@ -7,7 +8,8 @@ struct PlayBillingPurchaseJSON: Encodable {
     var packageName: String
     var productId: String
     var purchaseTime: Int64
-    /// 0 for a paid purchase; 4 while pending, which the library reads as `PENDING`.
+    /// 0 for a paid purchase; 4 while pending, which the library reads as `PENDING`; 1
+    /// once canceled or refunded away.
     var purchaseState: Int
     var purchaseToken: String
     var obfuscatedAccountId: String?
@@ -20,7 +22,12 @@ struct PlayBillingPurchaseJSON: Encodable {
         packageName = purchase.packageName
         productId = purchase.productId
         purchaseTime = purchase.purchaseTimeMillis
-        purchaseState = purchase.purchaseState == 2 ? 4 : 0
+        purchaseState =
+            switch purchase.purchaseState {
+            case PurchaseState.pending: 4
+            case PurchaseState.canceled: 1
+            default: 0
+            }
         purchaseToken = purchase.purchaseToken
         obfuscatedAccountId = purchase.obfuscatedAccountId
         obfuscatedProfileId = purchase.obfuscatedProfileId

@@ -19,9 +19,20 @@ struct PlayPurchase: Sendable {
     var obfuscatedAccountId: String?
     var obfuscatedProfileId: String?
     var regionCode = "US"
+    /// When the purchase became paid (purchased at once, or a pending one completed): the
+    /// start of Google's three days to acknowledge it. `nil` while pending or when a
+    /// pending purchase was canceled.
+    var paidTime: Date?
+    /// Units refunded so far (full and quantity-based partial refunds).
+    var refundedQuantity = 0
 
     /// Milliseconds since the epoch.
     var purchaseTimeMillis: Int64 { Int64((purchaseTime.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Units that can still be refunded: none once canceled or while pending.
+    var refundableQuantity: Int {
+        purchaseState == PurchaseState.purchased ? max(0, quantity - refundedQuantity) : 0
+    }
 
     /// The purchase as the Android Publisher API answers it.
     var productPurchase: ProductPurchase {
@@ -31,6 +42,6 @@ struct PlayPurchase: Sendable {
             purchaseType: 0, acknowledgementState: acknowledgementState, purchaseToken: purchaseToken,
             productId: productId, quantity: quantity, obfuscatedExternalAccountId: obfuscatedAccountId,
             obfuscatedExternalProfileId: obfuscatedProfileId, regionCode: regionCode,
-            refundableQuantity: quantity)
+            refundableQuantity: refundableQuantity)
     }
 }

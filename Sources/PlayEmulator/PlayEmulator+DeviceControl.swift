@@ -1,0 +1,63 @@
+import Foundation
+import PlayModel
+
+extension PlayEmulator {
+    /// The Play Billing Library's `queryPurchasesAsync`: the purchases device `deviceId`
+    /// still holds (pending or paid, not consumed, not canceled), oldest first.
+    ///
+    /// - Throws: The license key's error.
+    public func devicePurchases(deviceId: String) throws -> PlayDevicePurchaseList {
+        let licenseKey = try licenseKey.get()
+        let held = state.withLock { state in
+            settle(&state)
+            return state.purchases.values.filter { $0.deviceId == deviceId && $0.isOwned }
+        }
+        return PlayDevicePurchaseList(
+            purchases: try held.sorted { ($0.purchaseTime, $0.orderId) < ($1.purchaseTime, $1.orderId) }
+                .map { try Self.deviceResult($0, signedWith: licenseKey) })
+    }
+
+    /// Does `action` to device `deviceId`'s purchase `token` at ``now`` and answers the
+    /// purchase as the device then holds it. Acknowledge and consume follow the same rules
+    /// as the Publisher API's; `refund` takes `refund` (``PlayDeviceRefundRequest``).
+    ///
+    /// - Throws: ``PlayEmulatorError``: 404 `unknown_purchase` (no such token on this
+    ///   device), 400 `invalid_purchase_state` (completing or canceling a purchase that is
+    ///   not pending; acknowledging, consuming or refunding one that is not paid, or
+    ///   consuming twice), 400 `invalid_request` (a refund quantity outside 1…the
+    ///   refundable quantity); the license key's error.
+    public func control(
+        deviceId: String, token: String, _ action: PlayDeviceAction, refund: PlayDeviceRefundRequest? = nil
+    ) throws -> PlayDevicePurchaseResult {
+        let licenseKey = try licenseKey.get()
+        let purchase = try state.withLock { state throws -> PlayPurchase in
+            settle(&state)
+            guard var purchase = state.purchases[token], purchase.deviceId == deviceId else {
+                throw PlayEmulatorError(
+                    "unknown_purchase", "device \(deviceId) has no purchase with this token", status: 404)
+            }
+            let now = self.now()
+            do {
+                switch action {
+                case .complete: try purchase.complete(now: now)
+                case .cancel: try purchase.cancelPending()
+                case .acknowledge: try purchase.acknowledge(developerPayload: purchase.developerPayload)
+                case .consume: try purchase.consume()
+                case .refund:
+                    let request = refund ?? PlayDeviceRefundRequest()
+                    let record = try purchase.refund(
+                        quantity: request.quantity, source: try request.voidedSource(),
+                        reason: try request.voidedReason(), now: now)
+                    state.voided.append(record)
+                }
+            } catch let error as PlayPurchaseStateError {
+                throw PlayEmulatorError("invalid_purchase_state", error.message)
+            } catch let error as PlayRefundQuantityError {
+                throw PlayEmulatorError("invalid_request", error.message)
+            }
+            state.purchases[token] = purchase
+            return purchase
+        }
+        return try Self.deviceResult(purchase, signedWith: licenseKey)
+    }
+}
