@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -133,6 +134,74 @@ class PlayConformance(unittest.TestCase):
         consumed = self.get("coins100", token)
         self.assertEqual(consumed["consumptionState"], 1)
         self.assertEqual(consumed["acknowledgementState"], 1)
+
+    def refund(self, order_id: str, **revoke) -> None:
+        WORLD.publisher.orders().refund(packageName=WORLD.package_name, orderId=order_id, **revoke).execute()
+
+    def voided(self, **query) -> list:
+        """Every page of purchases.voidedpurchases.list, following tokenPagination.nextPageToken."""
+        voided, pages = [], 0
+        while True:
+            page = WORLD.publisher.purchases().voidedpurchases().list(
+                packageName=WORLD.package_name, **query).execute()
+            pages += 1
+            self.assertLessEqual(len(page.get("voidedPurchases", [])), query.get("maxResults", 1000))
+            voided += page.get("voidedPurchases", [])
+            token = page.get("tokenPagination", {}).get("nextPageToken")
+            if not token:
+                return voided
+            self.assertLess(pages, 50)
+            query = {**query, "token": token}
+
+    def test_orders_refund_and_voided_purchases_paged(self):
+        start = str(int(time.time() * 1000) - 1)
+        bought = [device_purchase("coins100", f"order-01{index}", f"play-conformance-refund-{index}")
+                  for index in range(3)]
+        for purchase in bought:
+            self.refund(purchase["orderId"], revoke=True)
+            refunded = self.get("coins100", purchase["purchaseToken"])
+            self.assertEqual(refunded["purchaseState"], 1)
+            self.assertEqual(refunded["refundableQuantity"], 0)
+        voided = self.voided(startTime=start, maxResults=2, type=0)
+        ours = [entry for entry in voided if entry["orderId"] in {purchase["orderId"] for purchase in bought}]
+        self.assertEqual([entry["orderId"] for entry in ours], [purchase["orderId"] for purchase in bought])
+        for entry, purchase in zip(ours, bought):
+            self.assertEqual(entry["kind"], "androidpublisher#voidedPurchase")
+            self.assertEqual(entry["purchaseToken"], purchase["purchaseToken"])
+            self.assertEqual(entry["voidedSource"], 1)
+            self.assertEqual(entry["voidedReason"], 0)
+            self.assertNotIn("voidedQuantity", entry)
+            self.assertIsInstance(entry["purchaseTimeMillis"], str)
+            self.assertIsInstance(entry["voidedTimeMillis"], str)
+            self.assertGreaterEqual(int(entry["voidedTimeMillis"]), int(entry["purchaseTimeMillis"]))
+            self.assertEqual(entry["purchaseTimeMillis"], self.get("coins100", purchase["purchaseToken"])["purchaseTimeMillis"])
+
+    def test_refund_without_revoke_and_partial_refunds(self):
+        from googleapiclient.errors import HttpError
+        start = str(int(time.time() * 1000) - 1)
+        kept = device_purchase("levelpack1", "order-0201", "play-conformance-keep")
+        self.refund(kept["orderId"], revoke=False)
+        self.assertEqual(self.get("levelpack1", kept["purchaseToken"])["purchaseState"], 0)
+        with self.assertRaises(HttpError) as raised:
+            self.refund(kept["orderId"])
+        self.assertEqual(raised.exception.status_code, 400)
+        with self.assertRaises(HttpError) as raised:
+            self.refund("GPA.0000-0000-0000-00000")
+        self.assertEqual(raised.exception.status_code, 404)
+
+        several = device_purchase("coins100", "order-0202", "play-conformance-partial", quantity=3)
+        device = f"{WORLD.base}/emulator/v1/play/devices/play-conformance-partial/purchases"
+        WORLD.http_json("POST", f"{device}/{several['purchaseToken']}:refund", {"quantity": 1, "reason": "chargeback"})
+        self.assertEqual(self.get("coins100", several["purchaseToken"])["refundableQuantity"], 2)
+        plain = self.voided(startTime=start)
+        self.assertNotIn(several["orderId"], [entry["orderId"] for entry in plain])
+        self.assertIn(kept["orderId"], [entry["orderId"] for entry in plain])
+        partial = [entry for entry in self.voided(startTime=start, includeQuantityBasedPartialRefund=True, type=1)
+                   if entry["orderId"] == several["orderId"]]
+        self.assertEqual(len(partial), 1)
+        self.assertEqual(partial[0]["voidedQuantity"], 1)
+        self.assertEqual(partial[0]["voidedReason"], 7)
+        self.assertEqual(partial[0]["voidedSource"], 0)
 
     def test_unknown_token_is_googles_404(self):
         from googleapiclient.errors import HttpError
