@@ -26,16 +26,17 @@ extension LedgerTable {
 
     /// `INSERT INTO` the table the columns given, with their values (paired here, so they
     /// never drift apart); `clause` follows the VALUES (`ON CONFLICT …`, `RETURNING …`),
-    /// with `clauseArguments` for its placeholders.
+    /// with `clauseArguments` for its placeholders. The text is built once per shape
+    /// (``InsertTexts``).
     static func insert(
         _ values: KeyValuePairs<Column, SQLArgument>,
         _ clause: String = "",
         _ clauseArguments: [SQLArgument] = []
     ) -> LedgerStatement {
-        let names = values.map(\.key.rawValue).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        var arguments = values.map(\.value)
+        arguments.append(contentsOf: clauseArguments)
         return LedgerStatement(
-            "INSERT INTO \(name) (\(names)) VALUES (\(marks)) \(clause)", values.map(\.value) + clauseArguments)
+            InsertTexts.text(table: name, columns: values.lazy.map(\.key), clause: clause), arguments)
     }
 }
 

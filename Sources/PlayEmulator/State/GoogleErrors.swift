@@ -35,54 +35,44 @@ enum GoogleErrors {
 
     /// 404: the package name is not the emulator's app.
     static func applicationNotFound() -> GoogleErrorResponse {
-        let message = "No application was found for the given package name."
-        return GoogleErrorResponse(
-            error: GoogleError(
-                code: 404, message: message, status: "NOT_FOUND",
-                errors: [
-                    GoogleErrorDetail(
-                        domain: "androidpublisher", reason: "applicationNotFound", message: message,
-                        location: "packageName", locationType: "parameter")
-                ]))
+        parameterError(
+            404, "NOT_FOUND", domain: "androidpublisher", reason: "applicationNotFound",
+            "No application was found for the given package name.", parameter: "packageName")
     }
 
     /// 404: no purchase has this token.
     static func purchaseTokenNotFound() -> GoogleErrorResponse {
-        let message = "The purchase token was not found."
-        return GoogleErrorResponse(
-            error: GoogleError(
-                code: 404, message: message, status: "NOT_FOUND",
-                errors: [
-                    GoogleErrorDetail(
-                        domain: "global", reason: "notFound", message: message, location: "token",
-                        locationType: "parameter")
-                ]))
+        parameterError(
+            404, "NOT_FOUND", domain: "global", reason: "notFound", "The purchase token was not found.",
+            parameter: "token")
     }
 
     /// 400: the token is another product's purchase.
     static func tokenDoesNotMatchProduct() -> GoogleErrorResponse {
-        let message = "The purchase token does not match the product ID."
-        return GoogleErrorResponse(
-            error: GoogleError(
-                code: 400, message: message, status: "INVALID_ARGUMENT",
-                errors: [
-                    GoogleErrorDetail(
-                        domain: "androidpublisher", reason: "purchaseTokenDoesNotMatchProductId", message: message,
-                        location: "token", locationType: "parameter")
-                ]))
+        parameterError(
+            400, "INVALID_ARGUMENT", domain: "androidpublisher", reason: "purchaseTokenDoesNotMatchProductId",
+            "The purchase token does not match the product ID.", parameter: "token")
     }
 
     /// 400: acknowledging or consuming a purchase that is pending, canceled or (for
     /// consume, and acknowledge after it) already consumed.
     static func invalidPurchaseState() -> GoogleErrorResponse {
-        let message = "The purchase is not in a valid state to perform the desired operation."
-        return GoogleErrorResponse(
+        parameterError(
+            400, "FAILED_PRECONDITION", domain: "androidpublisher", reason: "invalidPurchaseState",
+            "The purchase is not in a valid state to perform the desired operation.", parameter: "token")
+    }
+
+    /// An error about one path parameter: Google's envelope with one detail that names it.
+    private static func parameterError(
+        _ code: Int, _ status: String, domain: String, reason: String, _ message: String, parameter: String
+    ) -> GoogleErrorResponse {
+        GoogleErrorResponse(
             error: GoogleError(
-                code: 400, message: message, status: "FAILED_PRECONDITION",
+                code: code, message: message, status: status,
                 errors: [
                     GoogleErrorDetail(
-                        domain: "androidpublisher", reason: "invalidPurchaseState", message: message,
-                        location: "token", locationType: "parameter")
+                        domain: domain, reason: reason, message: message, location: parameter,
+                        locationType: "parameter")
                 ]))
     }
 
