@@ -92,6 +92,7 @@ let package = Package(
         .target(
             name: "PlayEmulator",
             dependencies: [
+                "AppStoreSigning",
                 "PlayModel",
                 "PlaySigning",
                 .product(name: "Hummingbird", package: "hummingbird"),

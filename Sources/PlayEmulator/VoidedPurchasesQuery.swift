@@ -1,3 +1,4 @@
+import AppStoreSigning
 import Foundation
 
 /// The query of `purchases.voidedpurchases.list`, Google's parameters: `startTime` and
@@ -44,16 +45,12 @@ struct VoidedPageToken: Codable, Hashable {
 
     /// The opaque text: base64url of the JSON.
     var text: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        ((try? JSONEncoder().encode(self)) ?? Data()).base64URLEncodedString
     }
 
     /// A token read back; `nil` when `text` is not one the emulator made.
     init?(text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Data(base64URLEncoded: text),
             let token = try? JSONDecoder().decode(VoidedPageToken.self, from: data), token.index >= 0,
             token.startTime <= token.endTime
         else { return nil }

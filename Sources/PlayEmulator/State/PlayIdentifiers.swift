@@ -1,3 +1,4 @@
+import AppStoreSigning
 import Foundation
 
 /// Random identifiers shaped like Google's.
@@ -24,7 +25,6 @@ enum PlayIdentifiers {
     private static func randomURLSafe(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return data.base64URLEncodedString
     }
 }
