@@ -66,7 +66,7 @@ public actor AppStoreEmulator {
         self.configuration = configuration
         let catalogBox = CatalogBox(configuration.catalog)
         self.catalogBox = catalogBox
-        self.play = PlayEmulator(
+        self.play = try PlayEmulator(
             packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL,
             periodScale: configuration.subscriptionTimeScale
         ) { productId in

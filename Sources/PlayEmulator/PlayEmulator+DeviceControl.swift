@@ -8,9 +8,9 @@ extension PlayEmulator {
     /// - Throws: The license key's error.
     public func devicePurchases(deviceId: String) throws -> PlayDevicePurchaseList {
         let licenseKey = try licenseKey.get()
-        let held = state.withLock { state in
-            settle(&state)
-            return state.purchases.values.filter { $0.deviceId == deviceId && $0.isOwned }
+        let held = try update(storageFailure: { PlayEmulatorError.storageUnavailable($0) }) {
+            (state: inout PlayState) throws(PlayEmulatorError) in
+            state.purchases.values.filter { $0.deviceId == deviceId && $0.isOwned }
         }
         return PlayDevicePurchaseList(
             purchases: try held.sorted { ($0.purchaseTime, $0.orderId) < ($1.purchaseTime, $1.orderId) }
@@ -30,8 +30,8 @@ extension PlayEmulator {
         deviceId: String, token: String, _ action: PlayDeviceAction, refund: PlayDeviceRefundRequest? = nil
     ) throws -> PlayDevicePurchaseResult {
         let licenseKey = try licenseKey.get()
-        let purchase = try state.withLock { state throws -> PlayPurchase in
-            settle(&state)
+        let purchase = try update(storageFailure: { PlayEmulatorError.storageUnavailable($0) }) {
+            state throws -> PlayPurchase in
             guard var purchase = state.purchases[token], purchase.deviceId == deviceId else {
                 throw PlayEmulatorError(
                     "unknown_purchase", "device \(deviceId) has no purchase with this token", status: 404)

@@ -28,8 +28,8 @@ extension PlayEmulator {
     public func productPurchase(
         packageName: String, productId: String, token: String
     ) throws(GoogleErrorResponse) -> ProductPurchase {
-        try state.withLock { state throws(GoogleErrorResponse) -> ProductPurchase in
-            settle(&state)
+        try update(storageFailure: GoogleErrors.storageUnavailable) {
+            state throws(GoogleErrorResponse) -> ProductPurchase in
             return try Self.purchase(in: state, packageName: packageName, productId: productId, token: token, of: self)
                 .productPurchase
         }
@@ -44,8 +44,7 @@ extension PlayEmulator {
     public func acknowledge(
         packageName: String, productId: String, token: String, developerPayload: String?
     ) throws(GoogleErrorResponse) {
-        try state.withLock { state throws(GoogleErrorResponse) in
-            settle(&state)
+        try update(storageFailure: GoogleErrors.storageUnavailable) { state throws(GoogleErrorResponse) in
             var purchase = try Self.purchase(
                 in: state, packageName: packageName, productId: productId, token: token, of: self)
             do {
@@ -63,8 +62,7 @@ extension PlayEmulator {
     /// - Throws: ``GoogleErrorResponse``: the errors of ``productPurchase(packageName:productId:token:)``,
     ///   and 400 `invalidPurchaseState` for a pending, canceled or already consumed purchase.
     public func consume(packageName: String, productId: String, token: String) throws(GoogleErrorResponse) {
-        try state.withLock { state throws(GoogleErrorResponse) in
-            settle(&state)
+        try update(storageFailure: GoogleErrors.storageUnavailable) { state throws(GoogleErrorResponse) in
             var purchase = try Self.purchase(
                 in: state, packageName: packageName, productId: productId, token: token, of: self)
             do {

@@ -18,8 +18,7 @@ extension PlayEmulator {
     ///   refunded purchase.
     public func refund(packageName: String, orderId: String, revoke: Bool) throws(GoogleErrorResponse) {
         guard packageName == self.packageName else { throw GoogleErrors.applicationNotFound() }
-        try state.withLock { state throws(GoogleErrorResponse) in
-            settle(&state)
+        try update(storageFailure: GoogleErrors.storageUnavailable) { state throws(GoogleErrorResponse) in
             guard var purchase = state.purchases.values.first(where: { $0.orderId == orderId }) else {
                 throw GoogleErrors.orderNotFound()
             }
@@ -54,8 +53,8 @@ extension PlayEmulator {
         guard (1...Self.voidedPageLimit).contains(limit) else {
             throw GoogleErrors.invalidParameter("maxResults", "maxResults must be 1 to \(Self.voidedPageLimit).")
         }
-        return try state.withLock { state throws(GoogleErrorResponse) -> VoidedPurchasesListResponse in
-            settle(&state)
+        return try update(storageFailure: GoogleErrors.storageUnavailable) {
+            state throws(GoogleErrorResponse) -> VoidedPurchasesListResponse in
             let now = PlayVoidedRecord.millis(self.now())
             let page: VoidedPageToken
             if let text = query.token {

@@ -14,8 +14,9 @@ import _CryptoExtras
 /// unacknowledged, on the injected clock ``now``, without any timer.
 ///
 /// Its RSA keys (the service account's and the app's license key) are made on first use,
-/// never at start, and kept in the data directory. Purchases and access tokens live in
-/// memory. Safe from any thread: all state is behind one mutex, and no call holds it
+/// never at start, and kept in the data directory. Purchases and voided records are saved
+/// there too after every change (``PlayStateFile``) and read back at start; access tokens
+/// live in memory only. Safe from any thread: all state is behind one mutex, and no call holds it
 /// across a suspension.
 public final class PlayEmulator: Sendable {
     /// The app's package name (the emulator's bundle id).
@@ -40,24 +41,30 @@ public final class PlayEmulator: Sendable {
     let products: @Sendable (String) -> PlayProduct?
     let serviceAccountKey: LazyRSAKey
     let licenseKey: LazyRSAKey
-    let state = Mutex(PlayState())
+    let state: Mutex<PlayState>
+    let stateFile: PlayStateFile
 
     /// A Play side for `packageName` selling what `products` finds by id.
     ///
     /// - Parameters:
-    ///   - dataDirectory: where the keys are kept (`play-service-account-key.pem`,
-    ///     `play-license-key.pem`); `nil` keeps them in memory.
+    ///   - dataDirectory: where the keys (`play-service-account-key.pem`,
+    ///     `play-license-key.pem`) and the purchases and voided records (`play-state.json`,
+    ///     ``PlayStateFile``) are kept; `nil` keeps them in memory. The saved state is
+    ///     read here; the keys are made or read on first use.
     ///   - baseURL: the emulator's base URL as clients reach it, for the service account's
     ///     `token_uri`; `nil` builds it from each request's `Host` header.
     ///   - periodScale: multiplies Google's durations (the three-day acknowledgement
     ///     window); finite and positive, else 1.
     ///   - now: the clock; tests pass one they move themselves. Nothing runs on a timer:
     ///     deadlines are settled whenever the state is read or changed.
+    /// - Throws: ``PlayEmulatorError`` 500 `corrupt_state` when `play-state.json` cannot be
+    ///   read or decoded: the emulator does not start rather than overwrite it, as the App
+    ///   Store side refuses a corrupt journal.
     public init(
         packageName: String, dataDirectory: URL?, baseURL: URL?, periodScale: Double = 1,
         now: @escaping @Sendable () -> Date = { Date() },
         products: @escaping @Sendable (String) -> PlayProduct?
-    ) {
+    ) throws {
         self.packageName = packageName
         self.baseURL = baseURL
         self.periodScale = periodScale.isFinite && periodScale > 0 ? periodScale : 1
@@ -65,6 +72,8 @@ public final class PlayEmulator: Sendable {
         self.products = products
         serviceAccountKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-service-account-key.pem"))
         licenseKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-license-key.pem"))
+        stateFile = PlayStateFile(dataDirectory: dataDirectory)
+        state = Mutex(try stateFile.load())
     }
 
     /// The file names of the keys in the data directory, for tools that provide keys

@@ -21,7 +21,7 @@ final class ManualClock: Sendable {
     static let days3: TimeInterval = 3 * 86_400
 
     static func emulator(clock: ManualClock, periodScale: Double = 1) throws -> PlayEmulator {
-        PlayEmulator(
+        try PlayEmulator(
             packageName: "com.example.game", dataDirectory: try PlayFixture.keyDirectory(), baseURL: nil,
             periodScale: periodScale, now: { clock.now }, products: { PlayProduct(productId: $0, isOneTime: true) })
     }

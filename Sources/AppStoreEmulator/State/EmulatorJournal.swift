@@ -1,3 +1,4 @@
+import AppStoreSigning
 import Foundation
 
 /// The emulator's state on disk: an append-only file of JSON lines, one
@@ -18,7 +19,7 @@ final class EmulatorJournal: Sendable {
 
     /// Opens the journal at `url`, compacted to `records`.
     private init(url: URL, records: [EmulatorRecord]) throws {
-        try Self.replace(url, with: Self.lines(records))
+        try AtomicFile.replace(url, with: Self.lines(records), temporaryExtension: "compacting")
         self.handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         self.syncer = JournalSyncer(handle: handle, path: url.path)
@@ -66,30 +67,6 @@ final class EmulatorJournal: Sendable {
     /// Returns once append `append`, and every one before it, is on disk.
     func waitUntilDurable(_ append: UInt64) async throws {
         try await syncer.waitUntilDurable(append)
-    }
-
-    /// Writes `data` to a temporary file beside `url`, fsyncs it, renames it over `url` and
-    /// fsyncs the directory, so `url` holds either the old or the new content after a crash.
-    private static func replace(_ url: URL, with data: Data) throws {
-        let temporary = url.appendingPathExtension("compacting")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        let file = try FileHandle(forWritingTo: temporary)
-        do {
-            try file.write(contentsOf: data)
-            try file.synchronize()
-            try file.close()
-        } catch {
-            try? file.close()
-            throw error
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        let directory = try FileHandle(forReadingFrom: url.deletingLastPathComponent())
-        defer { try? directory.close() }
-        try directory.synchronize()
     }
 
     /// `records` as JSON lines.

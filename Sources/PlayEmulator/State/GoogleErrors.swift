@@ -121,3 +121,15 @@ extension GoogleErrors {
                 ]))
     }
 }
+
+extension GoogleErrors {
+    /// 503: the change could not be saved (a full disk) and was not made; Google's answer
+    /// to a backend that cannot serve the request now, which clients retry.
+    static func storageUnavailable(_ error: any Error) -> GoogleErrorResponse {
+        let message = "The service is currently unavailable."
+        return GoogleErrorResponse(
+            error: GoogleError(
+                code: 503, message: message, status: "UNAVAILABLE",
+                errors: [GoogleErrorDetail(domain: "global", reason: "backendError", message: message)]))
+    }
+}

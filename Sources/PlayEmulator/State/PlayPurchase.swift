@@ -2,8 +2,9 @@ import Foundation
 import PlayModel
 
 /// One purchase of a one-time product on the Play side: what `purchases.products.get`
-/// reads and `:acknowledge` and `:consume` change.
-struct PlayPurchase: Sendable {
+/// reads and `:acknowledge` and `:consume` change. Its property names are the field names
+/// of its JSON in `play-state.json` (``PlayStateFile``): renaming one is a format change.
+struct PlayPurchase: Codable, Equatable, Sendable {
     var purchaseToken: String
     var orderId: String
     var packageName: String

@@ -1,8 +1,9 @@
 import Foundation
 import PlayModel
 
-/// One voided purchase as the emulator recorded it.
-struct PlayVoidedRecord: Sendable {
+/// One voided purchase as the emulator recorded it. Its property names are the field names
+/// of its JSON in `play-state.json` (``PlayStateFile``): renaming one is a format change.
+struct PlayVoidedRecord: Codable, Equatable, Sendable {
     var purchaseToken: String
     var orderId: String
     var purchaseTime: Date
