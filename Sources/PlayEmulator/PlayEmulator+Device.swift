@@ -40,7 +40,7 @@ extension PlayEmulator {
             purchaseState: pending ? PurchaseState.pending : PurchaseState.purchased,
             quantity: quantity, obfuscatedAccountId: request.obfuscatedAccountId,
             obfuscatedProfileId: request.obfuscatedProfileId, paidTime: pending ? nil : now)
-        try update(storageFailure: { PlayEmulatorError.storageUnavailable($0) }) { state throws in
+        try update(storageFailure: PlayEmulatorError.storageUnavailable) { state throws in
             let owned = state.purchases.values.contains {
                 $0.deviceId == deviceId && $0.productId == product.productId && $0.isOwned
             }

@@ -8,7 +8,7 @@ extension PlayEmulator {
     /// - Throws: The license key's error.
     public func devicePurchases(deviceId: String) throws -> PlayDevicePurchaseList {
         let licenseKey = try licenseKey.get()
-        let held = try update(storageFailure: { PlayEmulatorError.storageUnavailable($0) }) {
+        let held = try update(storageFailure: PlayEmulatorError.storageUnavailable) {
             (state: inout PlayState) throws(PlayEmulatorError) in
             state.purchases.values.filter { $0.deviceId == deviceId && $0.isOwned }
         }
@@ -30,7 +30,7 @@ extension PlayEmulator {
         deviceId: String, token: String, _ action: PlayDeviceAction, refund: PlayDeviceRefundRequest? = nil
     ) throws -> PlayDevicePurchaseResult {
         let licenseKey = try licenseKey.get()
-        let purchase = try update(storageFailure: { PlayEmulatorError.storageUnavailable($0) }) {
+        let purchase = try update(storageFailure: PlayEmulatorError.storageUnavailable) {
             state throws -> PlayPurchase in
             guard var purchase = state.purchases[token], purchase.deviceId == deviceId else {
                 throw PlayEmulatorError(
