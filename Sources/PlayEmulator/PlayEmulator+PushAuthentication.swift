@@ -22,7 +22,8 @@ extension PlayEmulator {
         let claims = PubSubPushTokenClaims(
             iss: Self.pushTokenIssuer, aud: configuration.audience ?? url.absoluteString,
             email: configuration.serviceAccountEmail ?? Self.defaultPushServiceAccountEmail, emailVerified: true,
-            sub: Self.pushServiceAccountId, iat: issued, exp: issued + Self.pushTokenLifetime)
+            sub: Self.pushServiceAccountId, azp: Self.pushServiceAccountId, iat: issued,
+            exp: issued + Self.pushTokenLifetime)
         guard let key = try? pushSigningKey.get(),
             let token = try? RS256JWT.sign(claims, with: key, keyId: keyId(of: key))
         else { return [:] }

@@ -23,10 +23,11 @@ public struct PlayPushConfiguration: Codable, Hashable, Sendable {
         self.serviceAccountEmail = serviceAccountEmail
     }
 
-    /// The problem that makes it unusable, `nil` when it is fine: a URL that is not
+    /// The problem that makes it unusable, `nil` when it is fine; checked by
+    /// ``PlayEmulator/setPushConfiguration(_:)``: a URL that is not
     /// absolute `http` or `https`, an empty audience, an email without `@` or longer than
     /// 254 characters.
-    var problem: String? {
+    public var problem: String? {
         if let url, url.host == nil || !["http", "https"].contains(url.scheme?.lowercased() ?? "") {
             return "url must be an absolute http or https URL"
         }

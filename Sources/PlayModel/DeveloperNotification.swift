@@ -10,7 +10,8 @@ public struct DeveloperNotification: Codable, Hashable, Sendable {
     /// The app's package name.
     public var packageName: String
     /// When the event happened, milliseconds since the epoch, an int64 as a string (as
-    /// Google sends it).
+    /// Google sends it; its reference calls the field a `long`, so decoding takes a JSON
+    /// number too).
     public var eventTimeMillis: String
     /// A one-time product was purchased, or a pending purchase was canceled.
     public var oneTimeProductNotification: OneTimeProductNotification?
@@ -35,6 +36,34 @@ public struct DeveloperNotification: Codable, Hashable, Sendable {
         self.subscriptionNotification = subscriptionNotification
         self.voidedPurchaseNotification = voidedPurchaseNotification
         self.testNotification = testNotification
+    }
+
+    /// Decodes a notification; `eventTimeMillis` may be a JSON string of an int64 or a JSON
+    /// integer.
+    ///
+    /// - Throws: `DecodingError` for a missing field, or an `eventTimeMillis` that is
+    ///   neither an int64 nor a string of one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(String.self, forKey: .version)
+        packageName = try container.decode(String.self, forKey: .packageName)
+        if let number = try? container.decode(Int64.self, forKey: .eventTimeMillis) {
+            eventTimeMillis = String(number)
+        } else {
+            let text = try container.decode(String.self, forKey: .eventTimeMillis)
+            guard Int64(text) != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .eventTimeMillis, in: container, debugDescription: "eventTimeMillis is not an int64")
+            }
+            eventTimeMillis = text
+        }
+        oneTimeProductNotification = try container.decodeIfPresent(
+            OneTimeProductNotification.self, forKey: .oneTimeProductNotification)
+        subscriptionNotification = try container.decodeIfPresent(
+            SubscriptionNotification.self, forKey: .subscriptionNotification)
+        voidedPurchaseNotification = try container.decodeIfPresent(
+            VoidedPurchaseNotification.self, forKey: .voidedPurchaseNotification)
+        testNotification = try container.decodeIfPresent(TestNotification.self, forKey: .testNotification)
     }
 }
 

@@ -50,18 +50,24 @@ public struct PubSubPushTokenClaims: Codable, Hashable, Sendable {
     public var emailVerified: Bool
     /// The service account's unique id.
     public var sub: String
+    /// The authorized party: the service account's unique id too, in Google's tokens.
+    public var azp: String?
     /// Issued at, seconds since the epoch.
     public var iat: Int64
     /// Expires at, seconds since the epoch (an hour after ``iat``).
     public var exp: Int64
 
     /// Creates claims.
-    public init(iss: String, aud: String, email: String, emailVerified: Bool, sub: String, iat: Int64, exp: Int64) {
+    public init(
+        iss: String, aud: String, email: String, emailVerified: Bool, sub: String, azp: String? = nil, iat: Int64,
+        exp: Int64
+    ) {
         self.iss = iss
         self.aud = aud
         self.email = email
         self.emailVerified = emailVerified
         self.sub = sub
+        self.azp = azp
         self.iat = iat
         self.exp = exp
     }
@@ -69,6 +75,6 @@ public struct PubSubPushTokenClaims: Codable, Hashable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case iss, aud, email
         case emailVerified = "email_verified"
-        case sub, iat, exp
+        case sub, azp, iat, exp
     }
 }

@@ -8,6 +8,7 @@ import HTTPRouting
 import Hummingbird
 import Ledger
 import Logging
+import PlayEmulator
 import PurchaseServer
 import ServiceLifecycle
 import SupportConsole
@@ -22,7 +23,7 @@ import SupportConsole
 ///
 /// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…`,
 /// which the stack's transport sends to the emulator on the same port; the emulator posts
-/// notifications to the server's intake. The server trusts the emulator's roots besides
+/// notifications (Apple's, and Google Play's Pub/Sub pushes) to the server's intake. The server trusts the emulator's roots besides
 /// Apple's: never build one outside development and tests.
 public final class DevStack: Sendable {
     /// The emulated App Store.
@@ -203,6 +204,9 @@ public final class DevStack: Sendable {
         guard instance == 0 else { return }
         await emulator.setNotificationURL(
             settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple") : nil)
+        // Google Play's pushes go to the server's intake too, their OIDC token for that URL.
+        let google = settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/google") : nil
+        try await emulator.play.setPushConfiguration(PlayPushConfiguration(url: google))
     }
 
     private func stopServer(instance: Int) async throws {
