@@ -73,7 +73,9 @@ public actor AppStoreEmulator {
             periodScale: configuration.subscriptionTimeScale
         ) { productId in
             catalogBox.current.product(productId).map {
-                PlayProduct(productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable)
+                PlayProduct(
+                    productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable,
+                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil)
             }
         }
         self.play = play

@@ -10,14 +10,16 @@ extension PlayEmulator {
     /// sink by the next ``sendPendingNotifications()``.
     func publish(
         _ state: inout PlayState, eventTime: Date, oneTimeProduct: OneTimeProductNotification? = nil,
-        voidedPurchase: VoidedPurchaseNotification? = nil, test: TestNotification? = nil
+        subscription: SubscriptionNotification? = nil, voidedPurchase: VoidedPurchaseNotification? = nil,
+        test: TestNotification? = nil
     ) {
         state.outbox.append(
             PlayOutgoingNotification(
                 messageId: PlayIdentifiers.messageId(), publishTime: now(),
                 notification: DeveloperNotification(
                     packageName: packageName, eventTimeMillis: String(PlayVoidedRecord.millis(eventTime)),
-                    oneTimeProductNotification: oneTimeProduct, voidedPurchaseNotification: voidedPurchase,
+                    oneTimeProductNotification: oneTimeProduct, subscriptionNotification: subscription,
+                    voidedPurchaseNotification: voidedPurchase,
                     testNotification: test)))
     }
 
@@ -29,6 +31,17 @@ extension PlayEmulator {
                 notificationType: type, purchaseToken: purchase.purchaseToken, sku: purchase.productId))
     }
 
+    /// Publishes `type` (``SubscriptionNotificationType``) for `subscription` at `eventTime`.
+    func publish(
+        _ state: inout PlayState, subscription type: Int, of subscription: PlaySubscription, at eventTime: Date
+    ) {
+        publish(
+            &state, eventTime: eventTime,
+            subscription: SubscriptionNotification(
+                notificationType: type, purchaseToken: subscription.purchaseToken,
+                subscriptionId: subscription.productId))
+    }
+
     /// Records `record` for `purchases.voidedpurchases.list` and publishes its voided-purchase
     /// notification: every void is told, once, whatever voided it.
     func recordVoid(_ record: PlayVoidedRecord, in state: inout PlayState) {
@@ -37,7 +50,7 @@ extension PlayEmulator {
             &state, eventTime: record.voidedTime,
             voidedPurchase: VoidedPurchaseNotification(
                 purchaseToken: record.purchaseToken, orderId: record.orderId,
-                productType: VoidedPurchaseProductType.oneTime,
+                productType: record.productType ?? VoidedPurchaseProductType.oneTime,
                 refundType: record.partialQuantity == nil
                     ? VoidedPurchaseRefundType.fullRefund : VoidedPurchaseRefundType.quantityBasedPartialRefund))
     }

@@ -5,7 +5,8 @@ extension PlayEmulator {
     /// Google's three days to acknowledge a purchase, times ``periodScale``.
     public var acknowledgementWindow: TimeInterval { 3 * 86_400 * periodScale }
 
-    /// Applies Google's three-day rule up to ``now``: a paid purchase neither acknowledged
+    /// Applies Google's three-day rule up to ``now``, and moves the subscriptions there
+    /// (``settleSubscriptions(_:now:)``): a paid purchase neither acknowledged
     /// nor consumed within ``acknowledgementWindow`` of becoming paid is refunded and
     /// revoked (`purchaseState` 1) and recorded as voided by Google (`voidedSource` 2) for
     /// `voidedReason` 8, unacknowledged purchase, at the moment the window closed.
@@ -39,5 +40,6 @@ extension PlayEmulator {
         for record in expired.sorted(by: { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }) {
             recordVoid(record, in: &state)
         }
+        settleSubscriptions(&state, now: now)
     }
 }

@@ -30,6 +30,7 @@ extension PlayEmulator {
             .add(middleware: PlayPushMiddleware(emulator: self))
         addPublisherRoutes(to: publisher.group("purchases/products/:productId/tokens"))
         addRefundRoutes(to: publisher)
+        addSubscriptionRoutes(to: publisher.group("purchases"))
     }
 
     private func addDeviceRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {

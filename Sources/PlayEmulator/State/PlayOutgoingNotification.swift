@@ -18,11 +18,9 @@ struct PlayOutgoingNotification: Codable, Equatable, Sendable {
     func envelope(subscription: String) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let message = PubSubMessage(
             data: try encoder.encode(notification).base64EncodedString(), messageId: messageId,
-            publishTime: formatter.string(from: publishTime))
+            publishTime: PlayTime.rfc3339(publishTime))
         return try encoder.encode(PubSubPushEnvelope(message: message, subscription: subscription))
     }
 }

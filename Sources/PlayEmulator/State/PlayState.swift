@@ -7,6 +7,8 @@ import Foundation
 struct PlayState: Sendable {
     /// Purchases by purchase token.
     var purchases: [String: PlayPurchase] = [:]
+    /// Subscriptions by purchase token.
+    var subscriptions: [String: PlaySubscription] = [:]
     /// Refunds, chargebacks and revocations, in the order the emulator recorded them:
     /// what `purchases.voidedpurchases.list` pages through.
     var voided: [PlayVoidedRecord] = []
@@ -20,6 +22,7 @@ struct PlayState: Sendable {
     /// Whether the saved part (purchases, voided records, notifications not delivered)
     /// differs from `other`'s.
     func durablyDiffers(from other: PlayState) -> Bool {
-        purchases != other.purchases || voided != other.voided || outbox != other.outbox
+        purchases != other.purchases || subscriptions != other.subscriptions || voided != other.voided
+            || outbox != other.outbox
     }
 }

@@ -37,7 +37,9 @@ struct PlayStateFile: Sendable {
             }
             return PlayState(
                 purchases: Dictionary(snapshot.purchases.map { ($0.purchaseToken, $0) }) { first, _ in first },
-                voided: snapshot.voided, outbox: snapshot.outbox ?? [])
+                subscriptions: Dictionary((snapshot.subscriptions ?? []).map { ($0.purchaseToken, $0) }) { first, _ in
+                    first
+                }, voided: snapshot.voided, outbox: snapshot.outbox ?? [])
         } catch {
             throw PlayEmulatorError(
                 "corrupt_state",
@@ -55,7 +57,10 @@ struct PlayStateFile: Sendable {
         guard let url else { return }
         let purchases = state.purchases.values.sorted { $0.purchaseToken < $1.purchaseToken }
         let data = try Self.encoder.encode(
-            Snapshot(version: Self.version, purchases: purchases, voided: state.voided, outbox: state.outbox))
+            Snapshot(
+                version: Self.version, purchases: purchases,
+                subscriptions: state.subscriptions.values.sorted { $0.purchaseToken < $1.purchaseToken },
+                voided: state.voided, outbox: state.outbox))
         try AtomicFile.replace(url, with: data)
     }
 
@@ -64,6 +69,8 @@ struct PlayStateFile: Sendable {
         var version: Int
         /// By purchase token.
         var purchases: [PlayPurchase]
+        /// By purchase token; absent in files written before the Play side sold subscriptions.
+        var subscriptions: [PlaySubscription]?
         /// In the order they were recorded.
         var voided: [PlayVoidedRecord]
         /// The notifications not yet delivered, oldest first; absent in files written before
