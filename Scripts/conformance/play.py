@@ -8,7 +8,8 @@ product on an emulated Play device, and drives Google's libraries unchanged:
 `service_account.Credentials.from_service_account_info` signs the OAuth 2.0 JWT assertion
 and exchanges it at the key's `token_uri` (the emulator's `/token`); the discovery client
 for `androidpublisher` v3 (its bundled document, `api_endpoint` = the emulator) calls
-`purchases.products.get`, `acknowledge` and `consume`. Real-time developer notifications
+`purchases.products.get`, `acknowledge` and `consume`, `purchases.subscriptionsv2` get,
+cancel and revoke, `purchases.subscriptions` acknowledge and cancel. Real-time developer notifications
 are pushed to a receiver of this script's own, and google-auth's JWT verification checks
 their OIDC token against the emulator's `/emulator/v1/play/certs`. Exits 1 when a check fails.
 
@@ -301,6 +302,50 @@ class PlayConformance(unittest.TestCase):
         finally:
             WORLD.http_json("PUT", push, {})
             receiver.close()
+
+    def test_subscriptions(self):
+        from googleapiclient.errors import HttpError
+        start = str(int(time.time() * 1000) - 1)
+        purchases = WORLD.publisher.purchases()
+        bought = device_purchase("vip.monthly", "order-0401", "play-conformance-sub-1")
+        token = bought["purchaseToken"]
+        subscription = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=token).execute()
+        self.assertEqual(subscription["kind"], "androidpublisher#subscriptionPurchaseV2")
+        self.assertEqual(subscription["subscriptionState"], "SUBSCRIPTION_STATE_ACTIVE")
+        self.assertEqual(subscription["acknowledgementState"], "ACKNOWLEDGEMENT_STATE_PENDING")
+        self.assertEqual(subscription["latestOrderId"], bought["orderId"])
+        self.assertEqual(subscription["externalAccountIdentifiers"]["obfuscatedExternalAccountId"], "order-0401")
+        item = subscription["lineItems"][0]
+        self.assertEqual(item["productId"], "vip.monthly")
+        self.assertTrue(item["autoRenewingPlan"]["autoRenewEnabled"])
+        self.assertRegex(item["expiryTime"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+
+        purchases.subscriptions().acknowledge(
+            packageName=WORLD.package_name, subscriptionId="vip.monthly", token=token,
+            body={"developerPayload": "delivered"}).execute()
+        purchases.subscriptions().cancel(
+            packageName=WORLD.package_name, subscriptionId="vip.monthly", token=token).execute()
+        canceled = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=token).execute()
+        self.assertEqual(canceled["acknowledgementState"], "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED")
+        self.assertEqual(canceled["subscriptionState"], "SUBSCRIPTION_STATE_CANCELED")
+        self.assertFalse(canceled["lineItems"][0]["autoRenewingPlan"]["autoRenewEnabled"])
+        with self.assertRaises(HttpError) as raised:
+            purchases.subscriptions().acknowledge(
+                packageName=WORLD.package_name, subscriptionId="vip.premium", token=token, body={}).execute()
+        self.assertEqual(raised.exception.error_details[0]["reason"], "purchaseTokenDoesNotMatchProductId")
+
+        other = device_purchase("vip.premium", "order-0402", "play-conformance-sub-2")
+        purchases.subscriptionsv2().cancel(
+            packageName=WORLD.package_name, token=other["purchaseToken"],
+            body={"cancellationContext": {"cancellationType": "DEVELOPER_REQUESTED_STOP_PAYMENTS"}}).execute()
+        purchases.subscriptionsv2().revoke(
+            packageName=WORLD.package_name, token=other["purchaseToken"],
+            body={"revocationContext": {"fullRefund": {}}}).execute()
+        revoked = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=other["purchaseToken"]).execute()
+        self.assertEqual(revoked["subscriptionState"], "SUBSCRIPTION_STATE_EXPIRED")
+        with_subscriptions = [entry["orderId"] for entry in self.voided(startTime=start, type=1)]
+        self.assertIn(other["orderId"], with_subscriptions)
+        self.assertNotIn(other["orderId"], [entry["orderId"] for entry in self.voided(startTime=start, type=0)])
 
     def test_unknown_token_is_googles_404(self):
         from googleapiclient.errors import HttpError

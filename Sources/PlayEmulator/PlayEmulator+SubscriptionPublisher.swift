@@ -31,11 +31,12 @@ extension PlayEmulator {
         }
     }
 
-    /// `purchases.subscriptions.cancel`: the subscription stops renewing and stays usable
-    /// until its expiry (`SUBSCRIPTION_CANCELED`); canceling again changes nothing.
+    /// `purchases.subscriptions.cancel` (and `purchases.subscriptionsv2.cancel`, whose path
+    /// has no `subscriptionId`): the subscription stops renewing and stays usable until its
+    /// expiry (`SUBSCRIPTION_CANCELED`); canceling again changes nothing.
     ///
     /// - Throws: The errors of ``acknowledgeSubscription(packageName:subscriptionId:token:developerPayload:)``.
-    public func cancelSubscription(packageName: String, subscriptionId: String, token: String)
+    public func cancelSubscription(packageName: String, subscriptionId: String?, token: String)
         throws(GoogleErrorResponse)
     {
         try changeSubscription(packageName: packageName, subscriptionId: subscriptionId, token: token) {
@@ -72,7 +73,7 @@ extension PlayEmulator {
 
     /// Applies `change` to a subscription the path names, under the state's lock.
     private func changeSubscription(
-        packageName: String, subscriptionId: String, token: String,
+        packageName: String, subscriptionId: String?, token: String,
         _ change: (inout PlaySubscription, inout PlayState) throws(PlayPurchaseStateError) -> Void
     ) throws(GoogleErrorResponse) {
         try update(storageFailure: GoogleErrors.storageUnavailable) { state throws(GoogleErrorResponse) in

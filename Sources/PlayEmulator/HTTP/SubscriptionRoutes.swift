@@ -5,7 +5,7 @@ import PlayModel
 extension PlayEmulator {
     /// Under `androidpublisher/v3/applications/{packageName}/purchases`:
     /// `purchases.subscriptionsv2` (`GET subscriptionsv2/tokens/{token}`,
-    /// `POST subscriptionsv2/tokens/{token}:revoke`) and `purchases.subscriptions`
+    /// `POST subscriptionsv2/tokens/{token}:revoke` and `:cancel`) and `purchases.subscriptions`
     /// (`POST subscriptions/{subscriptionId}/tokens/{token}:acknowledge` and `:cancel`).
     func addSubscriptionRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         group.get("subscriptionsv2/tokens/:token") { request, context -> Response in
@@ -23,7 +23,20 @@ extension PlayEmulator {
         group.post("subscriptionsv2/tokens/:token") { request, context -> Response in
             do throws(GoogleErrorResponse) {
                 try self.authorize(request.headers[.authorization])
+                let packageName = Self.decoded(context.parameters.get("packageName") ?? "")
                 let segment = Self.decoded(context.parameters.get("token") ?? "")
+                if segment.hasSuffix(":cancel"), segment.count > ":cancel".count {
+                    // The body's cancellationContext (who asked) changes nothing the emulator keeps.
+                    if let body = await PlayJSON.body(of: request),
+                        !body.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }),
+                        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] == nil
+                    {
+                        throw GoogleErrors.invalidBody("The body is not a CancelSubscriptionPurchaseRequest.")
+                    }
+                    try self.cancelSubscription(
+                        packageName: packageName, subscriptionId: nil, token: String(segment.dropLast(":cancel".count)))
+                    return PlayJSON.make([String: String]())
+                }
                 guard segment.hasSuffix(":revoke"), segment.count > ":revoke".count else {
                     throw GoogleErrors.unknownMethod(request.uri.path)
                 }
@@ -31,7 +44,7 @@ extension PlayEmulator {
                     let revoke = try? JSONDecoder().decode(RevokeSubscriptionPurchaseRequest.self, from: body)
                 else { throw GoogleErrors.invalidBody("The body is not a RevokeSubscriptionPurchaseRequest.") }
                 try self.revokeSubscription(
-                    packageName: Self.decoded(context.parameters.get("packageName") ?? ""),
+                    packageName: packageName,
                     token: String(segment.dropLast(":revoke".count)), revoke)
                 return PlayJSON.make([String: String]())
             } catch {
