@@ -22,8 +22,10 @@ public actor AppStoreEmulator {
     /// The catalog: the configuration's, with the products added since
     /// (``addProducts(_:)``).
     nonisolated let catalogBox: CatalogBox
-    /// The Google Play side: the same catalog's one-time products, sold to Play devices
-    /// and answered for through the Android Publisher API (``addRoutes(to:)`` serves it).
+    /// The Google Play side: the same catalog's one-time products and auto-renewing
+    /// subscriptions, sold to Play devices and answered for through the Android Publisher
+    /// API (``addRoutes(to:)`` serves it); its notifications are pushed by a notification
+    /// dispatcher of their own (``waitForPlayNotificationDeliveries()``).
     public nonisolated let play: PlayEmulator
 
     var state: EmulatorState

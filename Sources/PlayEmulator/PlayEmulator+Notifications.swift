@@ -92,7 +92,8 @@ extension PlayEmulator {
 
     /// The push of `messageId` ended (delivered, or given up): the notification is
     /// forgotten. Should the save fail, it stays and is pushed again after a restart, as
-    /// Pub/Sub delivers at least once.
+    /// Pub/Sub delivers at least once. (Like every change it settles the state first; what
+    /// that publishes goes with the next ``sendPendingNotifications()``.)
     public func pushEnded(messageId: String) {
         try? update(storageFailure: PlayEmulatorError.storageUnavailable) {
             (state: inout PlayState) throws(PlayEmulatorError) in

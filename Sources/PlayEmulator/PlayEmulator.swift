@@ -5,19 +5,21 @@ import PlaySigning
 import Synchronization
 import _CryptoExtras
 
-/// The Google Play side of the emulator: it sells the catalog's one-time products to
-/// simulated devices the way the Play Billing Library reports them, issues a service
-/// account and exchanges its OAuth 2.0 JWT assertions for access tokens, and answers the
-/// Android Publisher API v3's `purchases.products` get, acknowledge and consume,
-/// `orders.refund` and `purchases.voidedpurchases.list`. Pending purchases complete or are
-/// canceled from the device side, and Google's three-day rule voids a purchase left
+/// The Google Play side of the emulator: it sells the catalog's one-time products and
+/// auto-renewing subscriptions to simulated devices the way the Play Billing Library
+/// reports them, issues a service account and exchanges its OAuth 2.0 JWT assertions for
+/// access tokens, and answers the Android Publisher API v3's `purchases.products` get,
+/// acknowledge and consume, `purchases.subscriptionsv2` get, cancel and revoke,
+/// `purchases.subscriptions` acknowledge and cancel, `orders.refund` and
+/// `purchases.voidedpurchases.list`. Pending purchases complete or are canceled from the
+/// device side, subscriptions renew, and Google's three-day rule voids a purchase left
 /// unacknowledged, on the injected clock ``now``, without any timer. Each of these changes
 /// publishes a Real-time developer notification, pushed as Pub/Sub does (an envelope with
 /// an OIDC token this emulator signs) through the ``PlayPushSink`` attached to it.
 ///
-/// Its RSA keys (the service account's and the app's license key) are made on first use,
-/// never at start, and kept in the data directory. Purchases and voided records are saved
-/// there too after every change (``PlayStateFile``) and read back at start; access tokens
+/// Its RSA keys (the service account's, the app's license key and the push-signing key)
+/// are made on first use, never at start, and kept in the data directory. Purchases,
+/// subscriptions, voided records and undelivered notifications are saved there too after every change (``PlayStateFile``) and read back at start; access tokens
 /// live in memory only. Safe from any thread: all state is behind one mutex, and no call holds it
 /// across a suspension.
 public final class PlayEmulator: Sendable {
