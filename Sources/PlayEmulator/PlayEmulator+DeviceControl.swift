@@ -89,7 +89,7 @@ extension PlayEmulator {
             }
             do throws(PlayPurchaseStateError) {
                 switch action {
-                case .acknowledge: try subscription.acknowledge(developerPayload: subscription.developerPayload)
+                case .acknowledge: try subscription.acknowledge()
                 case .cancel: try cancel(&subscription, in: &state)
                 case .complete, .consume, .refund:
                     throw PlayPurchaseStateError(message: "a subscription cannot be \(action.rawValue)d")

@@ -16,18 +16,19 @@ extension PlayEmulator {
         }
     }
 
-    /// `purchases.subscriptions.acknowledge`: acknowledges a live subscription, keeping
-    /// `developerPayload`; acknowledging again succeeds and changes nothing.
+    /// `purchases.subscriptions.acknowledge`: acknowledges a live subscription;
+    /// acknowledging again succeeds and changes nothing. (The request's `developerPayload`
+    /// is not kept: `SubscriptionPurchaseV2` has no field that would show it.)
     ///
     /// - Throws: ``GoogleErrorResponse``: 404 `applicationNotFound`, 404 `notFound`, 400
     ///   `purchaseTokenDoesNotMatchProductId` (another subscription's token), 400
     ///   `invalidPurchaseState` for one that has lapsed or was revoked.
     public func acknowledgeSubscription(
-        packageName: String, subscriptionId: String, token: String, developerPayload: String?
+        packageName: String, subscriptionId: String, token: String
     ) throws(GoogleErrorResponse) {
         try changeSubscription(packageName: packageName, subscriptionId: subscriptionId, token: token) {
             subscription, _ throws(PlayPurchaseStateError) in
-            try subscription.acknowledge(developerPayload: developerPayload)
+            try subscription.acknowledge()
         }
     }
 
@@ -35,7 +36,7 @@ extension PlayEmulator {
     /// has no `subscriptionId`): the subscription stops renewing and stays usable until its
     /// expiry (`SUBSCRIPTION_CANCELED`); canceling again changes nothing.
     ///
-    /// - Throws: The errors of ``acknowledgeSubscription(packageName:subscriptionId:token:developerPayload:)``.
+    /// - Throws: The errors of ``acknowledgeSubscription(packageName:subscriptionId:token:)``.
     public func cancelSubscription(packageName: String, subscriptionId: String?, token: String)
         throws(GoogleErrorResponse)
     {

@@ -110,12 +110,10 @@ extension PlayEmulator {
 }
 
 extension PlaySubscription {
-    /// Acknowledges a live subscription, keeping `developerPayload`; acknowledging again
-    /// changes nothing.
-    mutating func acknowledge(developerPayload: String?) throws(PlayPurchaseStateError) {
+    /// Acknowledges a live subscription; acknowledging again changes nothing.
+    mutating func acknowledge() throws(PlayPurchaseStateError) {
         guard isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }
         guard !acknowledged else { return }
         acknowledged = true
-        self.developerPayload = developerPayload
     }
 }

@@ -42,7 +42,7 @@ import Testing
         let bought = try Self.subscribe(play)
         let start = clock.now
         try play.acknowledgeSubscription(
-            packageName: Self.package, subscriptionId: "vip", token: bought.purchaseToken, developerPayload: nil)
+            packageName: Self.package, subscriptionId: "vip", token: bought.purchaseToken)
         let first = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(first.kind == "androidpublisher#subscriptionPurchaseV2")
         #expect(first.subscriptionState == "SUBSCRIPTION_STATE_ACTIVE")
@@ -114,7 +114,7 @@ import Testing
             ])
         #expect(throws: GoogleErrorResponse.self) {
             try play.acknowledgeSubscription(
-                packageName: Self.package, subscriptionId: "vip", token: bought.purchaseToken, developerPayload: nil)
+                packageName: Self.package, subscriptionId: "vip", token: bought.purchaseToken)
         }
     }
 

@@ -58,20 +58,17 @@ extension PlayEmulator {
                 let subscriptionId = Self.decoded(context.parameters.get("subscriptionId") ?? "")
                 let segment = Self.decoded(context.parameters.get("token") ?? "")
                 if segment.hasSuffix(":acknowledge"), segment.count > ":acknowledge".count {
-                    var payload: String?
                     if let body = await PlayJSON.body(of: request),
                         !body.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) })
                     {
-                        guard
-                            let decoded = try? JSONDecoder().decode(ProductPurchasesAcknowledgeRequest.self, from: body)
+                        guard (try? JSONDecoder().decode(ProductPurchasesAcknowledgeRequest.self, from: body)) != nil
                         else {
                             throw GoogleErrors.invalidBody("The body is not a SubscriptionPurchasesAcknowledgeRequest.")
                         }
-                        payload = decoded.developerPayload
                     }
                     try self.acknowledgeSubscription(
                         packageName: packageName, subscriptionId: subscriptionId,
-                        token: String(segment.dropLast(":acknowledge".count)), developerPayload: payload)
+                        token: String(segment.dropLast(":acknowledge".count)))
                 } else if segment.hasSuffix(":cancel"), segment.count > ":cancel".count {
                     try self.cancelSubscription(
                         packageName: packageName, subscriptionId: subscriptionId,

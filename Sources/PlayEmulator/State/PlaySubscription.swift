@@ -22,7 +22,6 @@ struct PlaySubscription: Codable, Equatable, Sendable {
     /// ``SubscriptionState``'s name.
     var state = SubscriptionState.active
     var acknowledged = false
-    var developerPayload: String?
     var obfuscatedAccountId: String?
     var obfuscatedProfileId: String?
     var regionCode = "US"
