@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "PlayModel", targets: ["PlayModel"]),
         .library(name: "PlaySigning", targets: ["PlaySigning"]),
         .library(name: "PlayEmulator", targets: ["PlayEmulator"]),
+        .library(name: "GooglePlayAPI", targets: ["GooglePlayAPI"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
@@ -90,6 +91,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "GooglePlayAPI",
+            dependencies: [
+                "AppStoreAPI", "PlayModel", "PlaySigning",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "PlayEmulator",
             dependencies: [
                 "AppStoreSigning",
@@ -138,6 +146,8 @@ let package = Package(
                 "AppStoreModel",
                 "AppStoreVerification",
                 "AppStoreAPI",
+                "GooglePlayAPI",
+                "PlayModel",
                 "Ledger",
                 "PlayerAuth",
                 "HTTPRouting",
@@ -171,6 +181,8 @@ let package = Package(
             name: "StoreKeeperDev",
             dependencies: [
                 "SupportConsole",
+                "PlayEmulator",
+                "PlayModel",
                 "HTTPRouting",
                 "AppStoreAPI",
                 "AppStoreEmulator",
@@ -340,6 +352,9 @@ let package = Package(
             name: "PurchaseServerTests",
             dependencies: [
                 "EmulatorTestSupport",
+                "GooglePlayAPI",
+                "PlayEmulator",
+                "PlayModel",
                 "PurchaseServer",
                 "HTTPRouting",
                 "StoreKeeperDev",
