@@ -148,6 +148,7 @@ let package = Package(
                 "AppStoreAPI",
                 "GooglePlayAPI",
                 "PlayModel",
+                "PlaySigning",
                 "Ledger",
                 "PlayerAuth",
                 "HTTPRouting",

@@ -3,9 +3,11 @@ import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import GooglePlayAPI
 import Hummingbird
 import Ledger
 import Logging
+import PlayModel
 import ServiceLifecycle
 
 /// The game's purchase backend: orders, verification, exactly-once delivery, App Store
@@ -32,6 +34,8 @@ public struct PurchaseServer: Sendable {
     let intake: NotificationIntake
     let deliverer: PurchaseDeliverer
     let serverAPIClient: AppStoreServerAPIClient?
+    /// Consumes and acknowledges Play purchases at Google; `nil` while Play is off.
+    let playAcknowledger: PlayAcknowledger?
     let outboxWorker: OutboxWorker?
     let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
@@ -53,13 +57,18 @@ public struct PurchaseServer: Sendable {
     ///   - httpTransport: how Apple (verifyReceipt, the Server API) and the webhook are reached.
     ///   - metrics: where to count.
     ///   - logger: where to log; receipts, tokens and keys are never logged.
+    ///   - playServiceAccount: the Google Play service account to call Google with instead
+    ///     of the configuration's, read on first use (the dev stack's emulator makes its key
+    ///     then); `nil` reads ``GooglePlaySettings/serviceAccountFile`` or
+    ///     ``GooglePlaySettings/serviceAccount`` now.
     public init(
         configuration: ServerConfiguration,
         store: any LedgerStore,
         trustRoots: TrustRoots = .apple,
         httpTransport: any HTTPTransport = AsyncHTTPClientTransport(),
         metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "storekeeper")
+        logger: Logger = Logger(label: "storekeeper"),
+        playServiceAccount: (@Sendable () throws -> ServiceAccountKey)? = nil
     ) throws {
         let problems = configuration.validationProblems()
         guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "; ")) }
@@ -116,9 +125,18 @@ public struct PurchaseServer: Sendable {
             store: store, catalog: configuration.catalog, deploymentEnvironment: configuration.deploymentEnvironment,
             finisher: finisher, metrics: metrics, logger: logger)
         self.deliverer = deliverer
+        let play = try configuration.googlePlay.map { settings in
+            let client = try Self.playClient(settings, serviceAccount: playServiceAccount, transport: httpTransport)
+            return (
+                verifier: PlayPurchaseVerifier(client: client, allowedEnvironments: allowed),
+                acknowledger: PlayAcknowledger(
+                    client: client, store: store, catalog: configuration.catalog, metrics: metrics, logger: logger)
+            )
+        }
+        self.playAcknowledger = play?.acknowledger
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
-            verifier: verifier, deliverer: deliverer)
+            verifier: verifier, deliverer: deliverer, play: play)
         self.restoreDesk = RestoreDesk(
             store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
             policy: configuration.restoreTransferPolicy)
@@ -141,13 +159,31 @@ public struct PurchaseServer: Sendable {
         }
     }
 
-    /// The reconciler, when the App Store Server API is configured.
-    public var reconciler: Reconciler? {
-        serverAPIClient.map {
-            Reconciler(
-                client: $0, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
-                holder: reconcilerLeaseHolder, gate: reconcilerGate)
+    /// The Play Developer API client for `settings`, its token source reading
+    /// `serviceAccount` (or the settings' key, read now) on first use.
+    private static func playClient(
+        _ settings: GooglePlaySettings, serviceAccount: (@Sendable () throws -> ServiceAccountKey)?,
+        transport: any HTTPTransport
+    ) throws -> GooglePlayDeveloperAPIClient {
+        let account: @Sendable () throws -> ServiceAccountKey
+        if let serviceAccount {
+            account = serviceAccount
+        } else {
+            let key = try settings.resolvedServiceAccount()
+            account = { key }
         }
+        return GooglePlayDeveloperAPIClient(
+            baseURL: settings.apiBaseURL, packageName: settings.packageName,
+            tokens: GoogleAccessTokenSource(serviceAccount: account, transport: transport), transport: transport,
+            timeout: settings.timeoutSeconds)
+    }
+
+    /// The reconciler, when the App Store Server API or Google Play is configured.
+    public var reconciler: Reconciler? {
+        guard serverAPIClient != nil || playAcknowledger != nil else { return nil }
+        return Reconciler(
+            client: serverAPIClient, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
+            holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger)
     }
 
     /// Posts every due webhook message once (the outbox worker's pass); returns how many
