@@ -356,6 +356,7 @@ let package = Package(
                 "GooglePlayAPI",
                 "PlayEmulator",
                 "PlayModel",
+                "PlaySigning",
                 "PurchaseServer",
                 "HTTPRouting",
                 "StoreKeeperDev",

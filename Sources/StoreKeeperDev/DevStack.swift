@@ -165,7 +165,9 @@ public final class DevStack: Sendable {
         try await store.migrate()
         let state = state
         let apple = AsyncHTTPClientTransport(client: appleClient, timeout: settings.appleTimeoutSeconds)
+        let interceptor = settings.interceptor
         let transport = ClosureHTTPTransport { request in
+            if let interceptor, let answer = try await interceptor(request) { return answer }
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
             var redirected = request
             if let host = components?.host, host == "apple.dev" || host == Self.playBase.host {

@@ -91,7 +91,8 @@ struct PurchaseDeliverer: Sendable {
         logger.info(
             "delivered",
             metadata: [
-                "transactionId": .string(result.purchase.transactionId), "source": .string(source.rawValue),
+                "transactionId": .string(LoggedIdentifier.text(result.purchase.transactionId)),
+                "source": .string(source.rawValue),
                 "playerId": .string(result.purchase.playerId),
             ])
     }
@@ -120,7 +121,8 @@ struct PurchaseDeliverer: Sendable {
         logger.notice(
             "purchase refused",
             metadata: [
-                "reason": .string(refusal.reason), "transactionId": .string(refusal.transactionId ?? "-"),
+                "reason": .string(refusal.reason),
+                "transactionId": .string(refusal.transactionId.map(LoggedIdentifier.text) ?? "-"),
                 "source": .string(source.rawValue),
             ])
         let type: HistoryEventType =
