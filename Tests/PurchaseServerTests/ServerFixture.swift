@@ -31,7 +31,7 @@ final class ServerFixture: Sendable {
 
     /// The emulator's Play keys (service account, license), made once per test process:
     /// RSA-2048 takes seconds to generate in a debug build.
-    private static let playKeyPEMs = Result {
+    static let playKeyPEMs = Result {
         try PlayEmulator.keyFileNames.map { _ in RSAKeyPEM.pkcs8PEM(of: try RSAKeyPEM.generate()) }
     }
 

@@ -69,7 +69,8 @@ struct PlayAcknowledger: Sendable {
             logger.warning(
                 "Google Play acknowledgement failed",
                 metadata: [
-                    "transactionId": .string(LoggedIdentifier.text(purchase.transactionId)), "error": .string(error.kind.rawValue),
+                    "transactionId": .string(LoggedIdentifier.text(purchase.transactionId)),
+                    "error": .string(error.kind.rawValue),
                     "httpStatus": .string(error.httpStatus.map(String.init) ?? "-"),
                 ])
             return false
