@@ -58,9 +58,9 @@ public struct PurchaseServer: Sendable {
     ///   - metrics: where to count.
     ///   - logger: where to log; receipts, tokens and keys are never logged.
     ///   - playServiceAccount: the Google Play service account to call Google with instead
-    ///     of the configuration's, read on first use (the dev stack's emulator makes its key
-    ///     then); `nil` reads ``GooglePlaySettings/serviceAccountFile`` or
-    ///     ``GooglePlaySettings/serviceAccount`` now.
+    ///     of the configuration's (the dev stack's emulator makes its key when first asked);
+    ///     `nil` reads ``GooglePlaySettings/serviceAccountFile`` or
+    ///     ``GooglePlaySettings/serviceAccount``. Either is read on first use.
     public init(
         configuration: ServerConfiguration,
         store: any LedgerStore,
@@ -125,8 +125,8 @@ public struct PurchaseServer: Sendable {
             store: store, catalog: configuration.catalog, deploymentEnvironment: configuration.deploymentEnvironment,
             finisher: finisher, metrics: metrics, logger: logger)
         self.deliverer = deliverer
-        let play = try configuration.googlePlay.map { settings in
-            let client = try Self.playClient(settings, serviceAccount: playServiceAccount, transport: httpTransport)
+        let play = configuration.googlePlay.map { settings in
+            let client = Self.playClient(settings, serviceAccount: playServiceAccount, transport: httpTransport)
             return (
                 verifier: PlayPurchaseVerifier(client: client, allowedEnvironments: allowed),
                 acknowledger: PlayAcknowledger(
@@ -160,18 +160,14 @@ public struct PurchaseServer: Sendable {
     }
 
     /// The Play Developer API client for `settings`, its token source reading
-    /// `serviceAccount` (or the settings' key, read now) on first use.
+    /// `serviceAccount` (or the settings' key) on first use: a key that cannot be read
+    /// answers reports `play_unavailable` (``ServerConfiguration/startupProblems()``, which
+    /// `serve` checks, refuses to start with it).
     private static func playClient(
         _ settings: GooglePlaySettings, serviceAccount: (@Sendable () throws -> ServiceAccountKey)?,
         transport: any HTTPTransport
-    ) throws -> GooglePlayDeveloperAPIClient {
-        let account: @Sendable () throws -> ServiceAccountKey
-        if let serviceAccount {
-            account = serviceAccount
-        } else {
-            let key = try settings.resolvedServiceAccount()
-            account = { key }
-        }
+    ) -> GooglePlayDeveloperAPIClient {
+        let account = serviceAccount ?? { try settings.resolvedServiceAccount() }
         return GooglePlayDeveloperAPIClient(
             baseURL: settings.apiBaseURL, packageName: settings.packageName,
             tokens: GoogleAccessTokenSource(serviceAccount: account, transport: transport), transport: transport,
