@@ -50,6 +50,7 @@ extension PlayEmulator {
                     status: 409)
             }
             state.purchases[purchase.purchaseToken] = purchase
+            if !pending { publish(&state, oneTimeProduct: OneTimeProductNotificationType.purchased, of: purchase) }
         }
         return try Self.deviceResult(purchase, signedWith: licenseKey)
     }

@@ -39,8 +39,12 @@ extension PlayEmulator {
             let now = self.now()
             do {
                 switch action {
-                case .complete: try purchase.complete(now: now)
-                case .cancel: try purchase.cancelPending()
+                case .complete:
+                    try purchase.complete(now: now)
+                    publish(&state, oneTimeProduct: OneTimeProductNotificationType.purchased, of: purchase)
+                case .cancel:
+                    try purchase.cancelPending()
+                    publish(&state, oneTimeProduct: OneTimeProductNotificationType.canceled, of: purchase)
                 case .acknowledge: try purchase.acknowledge(developerPayload: purchase.developerPayload)
                 case .consume: try purchase.consume()
                 case .refund:
@@ -48,7 +52,7 @@ extension PlayEmulator {
                     let record = try purchase.refund(
                         quantity: request.quantity, source: try request.voidedSource(),
                         reason: try request.voidedReason(), now: now)
-                    state.voided.append(record)
+                    recordVoid(record, in: &state)
                 }
             } catch let error as PlayPurchaseStateError {
                 throw PlayEmulatorError("invalid_purchase_state", error.message)

@@ -26,7 +26,7 @@ extension PlayEmulator {
                 let record = try purchase.refund(
                     quantity: nil, revoke: revoke, source: VoidedSource.developer, reason: VoidedReason.other,
                     now: self.now())
-                state.voided.append(record)
+                recordVoid(record, in: &state)
             } catch {
                 throw GoogleErrors.invalidPurchaseState()
             }

@@ -10,6 +10,8 @@ extension PlayEmulator {
     /// revoked (`purchaseState` 1) and recorded as voided by Google (`voidedSource` 2) for
     /// `voidedReason` 8, unacknowledged purchase, at the moment the window closed.
     ///
+    /// Each void publishes its notification in the same change, so it is told exactly once.
+    ///
     /// Nothing runs on a timer: every read or change of the state calls this first, under
     /// the state's lock, so the rule is exact at whatever moment anyone looks.
     func settle(_ state: inout PlayState) {
@@ -34,6 +36,8 @@ extension PlayEmulator {
                     voidedTime: deadline, recordedTime: now, source: VoidedSource.google,
                     reason: VoidedReason.unacknowledgedPurchase, partialQuantity: nil))
         }
-        state.voided += expired.sorted { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }
+        for record in expired.sorted(by: { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }) {
+            recordVoid(record, in: &state)
+        }
     }
 }

@@ -8,6 +8,7 @@ import HTTPRouting
 import Hummingbird
 import Ledger
 import Logging
+import PlayEmulator
 import PlayModel
 import PurchaseServer
 import ServiceLifecycle
@@ -22,9 +23,10 @@ import SupportConsole
 /// notifications; each instance runs its own background jobs.
 ///
 /// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…` and
-/// "Google" (the token endpoint, the Play Developer API) at `http://play.dev/…`, which the
-/// stack's transport sends to the emulator on the same port; the emulator posts
-/// notifications to the server's intake. The server trusts the emulator's roots besides
+/// "Google" (the token endpoint, the Play Developer API, the push keys) at
+/// `http://play.dev/…`, which the stack's transport sends to the emulator on the same port;
+/// the emulator posts notifications (Apple's, and Google Play's Pub/Sub pushes) to the
+/// server's intake. The server trusts the emulator's roots besides
 /// Apple's: never build one outside development and tests.
 public final class DevStack: Sendable {
     /// The emulated App Store.
@@ -141,6 +143,9 @@ public final class DevStack: Sendable {
         play.apiBaseURL = playBase
         play.serviceAccount = nil
         play.serviceAccountFile = nil
+        play.pushAudience = playPushAudience
+        play.pushEmail = PlayEmulator.defaultPushServiceAccountEmail
+        play.certsURL = playBase.appendingPathComponent("emulator/v1/play/certs")
         configuration.googlePlay = play
         return configuration
     }
@@ -150,6 +155,8 @@ public final class DevStack: Sendable {
     /// emulator issues for this base (`token_uri` `http://play.dev/token`) is the one its
     /// token endpoint expects assertions for.
     static let playBase = URL(string: "http://play.dev")!
+    /// The `aud` of the emulator's Pub/Sub pushes, which the server requires.
+    static let playPushAudience = "https://play.dev/v1/notifications/google"
 
     /// The emulator's service account for ``playBase``. Made on first use: its RSA key takes
     /// seconds to generate in a debug build, which no server start waits for.
@@ -228,6 +235,11 @@ public final class DevStack: Sendable {
         guard instance == 0 else { return }
         await emulator.setNotificationURL(
             settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple") : nil)
+        // Google Play's pushes go to the server's intake too, their OIDC token for the
+        // audience the server expects.
+        let google = settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/google") : nil
+        try await emulator.play.setPushConfiguration(
+            PlayPushConfiguration(url: google, audience: Self.playPushAudience))
     }
 
     private func stopServer(instance: Int) async throws {
