@@ -182,7 +182,6 @@ let package = Package(
             name: "StoreKeeperDev",
             dependencies: [
                 "SupportConsole",
-                "PlayEmulator",
                 "PlayModel",
                 "HTTPRouting",
                 "AppStoreAPI",
