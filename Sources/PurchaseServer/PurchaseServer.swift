@@ -36,6 +36,8 @@ public struct PurchaseServer: Sendable {
     let serverAPIClient: AppStoreServerAPIClient?
     /// Consumes and acknowledges Play purchases at Google; `nil` while Play is off.
     let playAcknowledger: PlayAcknowledger?
+    /// Takes Google Play's pushed notifications; `nil` while Play is off.
+    let playIntake: PlayNotificationIntake?
     let outboxWorker: OutboxWorker?
     let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
@@ -134,6 +136,14 @@ public struct PurchaseServer: Sendable {
             )
         }
         self.playAcknowledger = play?.acknowledger
+        if let settings = configuration.googlePlay, let play {
+            self.playIntake = PlayNotificationIntake(
+                authenticator: Self.pushAuthenticator(settings, transport: httpTransport),
+                packageName: settings.packageName, verifier: play.verifier, acknowledger: play.acknowledger,
+                deliverer: deliverer, store: store, logger: logger)
+        } else {
+            self.playIntake = nil
+        }
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
             verifier: verifier, deliverer: deliverer, play: play)
@@ -172,6 +182,16 @@ public struct PurchaseServer: Sendable {
             baseURL: settings.apiBaseURL, packageName: settings.packageName,
             tokens: GoogleAccessTokenSource(serviceAccount: account, transport: transport), transport: transport,
             timeout: settings.timeoutSeconds)
+    }
+
+    /// The check of Google's push tokens, when the settings name the audience and the
+    /// service account pushes must carry.
+    private static func pushAuthenticator(
+        _ settings: GooglePlaySettings, transport: any HTTPTransport
+    ) -> GooglePushAuthenticator? {
+        guard let audience = settings.pushAudience, let email = settings.pushEmail else { return nil }
+        return GooglePushAuthenticator(
+            keys: GooglePushKeys(url: settings.certsURL, transport: transport), audience: audience, email: email)
     }
 
     /// The reconciler, when the App Store Server API or Google Play is configured.

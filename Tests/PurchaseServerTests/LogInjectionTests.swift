@@ -61,6 +61,9 @@ struct LogInjectionTests {
                 ], []
             ),
             "POST /v1/notifications/apple": (nil, [#"{"signedPayload":"a.b.c"}"#], []),
+            "POST /v1/notifications/google": (
+                nil, [#"{"message":{"data":"e30=","messageId":"1","publishTime":"t"},"subscription":"s"}"#], []
+            ),
             "GET /v1/admin/players/{playerId}/timeline": (admin, [], ["cursor", "limit"]),
             "GET /v1/admin/players/{playerId}/entitlements": (admin, [], []),
             "GET /v1/admin/players/{playerId}/orders": (admin, [], ["cursor", "limit"]),

@@ -122,6 +122,12 @@ extension PurchaseServer {
             let outcome = try await self.intake.receive(signedPayload: signedPayload, source: .notification)
             return APIResponse.json(["status": outcome.rawValue])
         }
+        api.post("notifications/google") { request, _ -> Response in
+            guard let playIntake = self.playIntake else { throw ServerError.notConfigured("Google Play") }
+            let body = try await APIResponse.body(of: request, limit: self.bodyLimit)
+            let outcome = try await playIntake.receive(body, authorization: request.headers[.authorization])
+            return APIResponse.json(["status": outcome.rawValue])
+        }
     }
 
     private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
