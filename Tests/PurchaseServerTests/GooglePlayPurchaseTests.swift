@@ -147,6 +147,17 @@ struct GooglePlayPurchaseTests {
         #expect(try await fixture.store.purchase(store: .googlePlay, transactionId: bought.orderId) == nil)
     }
 
+    @Test("googlePlay beside Apple's fields is a bad request, not an answer, and asks Google nothing")
+    func mixedReport() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true)
+        defer { Task { await fixture.shutdown() } }
+        let body = #"{"signedTransaction":"a.b.c","googlePlay":{"productId":"coins100","purchaseToken":"token-1"}}"#
+        let answer = try await fixture.send(
+            .post, "/v1/purchases", credential: fixture.token("alice"), body: Data(body.utf8))
+        #expect(answer.status == 400, "\(answer)")
+        #expect(answer.code == "invalid_request")
+    }
+
     @Test(
         "a consume Google fails is recorded, the delivery stands, and the reconciler consumes it later",
         arguments: StoreKind.allCases)
