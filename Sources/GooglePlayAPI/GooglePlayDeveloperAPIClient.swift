@@ -91,10 +91,12 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     ///   - maxResults: the page size.
     ///   - pageToken: the previous page's `tokenPagination.nextPageToken`.
     ///   - type: 0 one-time products only, 1 subscriptions too.
+    ///   - includeQuantityBasedPartialRefund: whether quantity-based partial refunds are
+    ///     listed too (with `voidedQuantity`).
     /// - Throws: ``GooglePlayAPIError``.
     public func voidedPurchases(
         startTime: Int64? = nil, endTime: Int64? = nil, maxResults: Int? = nil, pageToken: String? = nil,
-        type: Int? = nil
+        type: Int? = nil, includeQuantityBasedPartialRefund: Bool? = nil
     ) async throws(GooglePlayAPIError) -> VoidedPurchasesListResponse {
         var query: [(name: String, value: String)] = []
         if let startTime { query.append(("startTime", String(startTime))) }
@@ -102,6 +104,9 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         if let maxResults { query.append(("maxResults", String(maxResults))) }
         if let pageToken { query.append(("token", pageToken)) }
         if let type { query.append(("type", String(type))) }
+        if let includeQuantityBasedPartialRefund {
+            query.append(("includeQuantityBasedPartialRefund", String(includeQuantityBasedPartialRefund)))
+        }
         let response = try await perform(
             .get, applicationPath + ["purchases", "voidedpurchases"], method: nil, body: nil, query: query)
         do {

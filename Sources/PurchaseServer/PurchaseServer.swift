@@ -36,6 +36,8 @@ public struct PurchaseServer: Sendable {
     let serverAPIClient: AppStoreServerAPIClient?
     /// Consumes and acknowledges Play purchases at Google; `nil` while Play is off.
     let playAcknowledger: PlayAcknowledger?
+    /// Applies Google Play's voided purchases; `nil` while Play is off.
+    let playVoids: PlayVoidSettler?
     /// Takes Google Play's pushed notifications; `nil` while Play is off.
     let playIntake: PlayNotificationIntake?
     let outboxWorker: OutboxWorker?
@@ -132,21 +134,25 @@ public struct PurchaseServer: Sendable {
             return (
                 verifier: PlayPurchaseVerifier(client: client, allowedEnvironments: allowed),
                 acknowledger: PlayAcknowledger(
-                    client: client, store: store, catalog: configuration.catalog, metrics: metrics, logger: logger)
+                    client: client, store: store, catalog: configuration.catalog, metrics: metrics, logger: logger),
+                voids: PlayVoidSettler(client: client, store: store, logger: logger)
             )
         }
         self.playAcknowledger = play?.acknowledger
+        self.playVoids = play?.voids
         if let settings = configuration.googlePlay, let play {
             self.playIntake = PlayNotificationIntake(
                 authenticator: Self.pushAuthenticator(settings, transport: httpTransport),
                 packageName: settings.packageName, verifier: play.verifier, acknowledger: play.acknowledger,
-                deliverer: deliverer, store: store, logger: logger)
+                deliverer: deliverer,
+                voids: play.voids, store: store, logger: logger)
         } else {
             self.playIntake = nil
         }
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
-            verifier: verifier, deliverer: deliverer, play: play)
+            verifier: verifier, deliverer: deliverer,
+            play: play.map { (verifier: $0.verifier, acknowledger: $0.acknowledger) })
         self.restoreDesk = RestoreDesk(
             store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
             policy: configuration.restoreTransferPolicy)
@@ -199,7 +205,8 @@ public struct PurchaseServer: Sendable {
         guard serverAPIClient != nil || playAcknowledger != nil else { return nil }
         return Reconciler(
             client: serverAPIClient, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
-            holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger)
+            holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger,
+            playVoids: playVoids)
     }
 
     /// Posts every due webhook message once (the outbox worker's pass); returns how many

@@ -58,7 +58,9 @@ struct ReconcileCommand: AsyncParsableCommand {
                     + "\(report.rejected) rejected; \(report.subscriptionsChecked) lapsed subscriptions checked, "
                     + "\(report.subscriptionsUpdated) updated, \(report.subscriptionFailures) failed, "
                     + "\(report.subscriptionsPostponed) postponed; \(report.playAcknowledged) of "
-                    + "\(report.playUnacknowledged) Google Play purchases consumed or acknowledged")
+                    + "\(report.playUnacknowledged) Google Play purchases consumed or acknowledged; "
+                    + "\(report.playVoidsFetched) Google Play voided purchases listed, \(report.playVoidsSettled) "
+                    + "settled, \(report.playVoidsRejected) rejected")
         }
     }
 

@@ -11,7 +11,8 @@ import PlayModel
 /// A purchased one-time product is delivered through the same ``PurchaseDeliverer`` as a
 /// report (source `notification`, bound by its `obfuscatedExternalAccountId`), then
 /// consumed or acknowledged (``PlayAcknowledger``); one bound to no order waits for the
-/// player's report (`awaiting_report`). A full refund (voided purchase) is reversed. Pub/Sub
+/// player's report (`awaiting_report`). A voided purchase, in whole or by quantity, is
+/// settled by ``PlayVoidSettler``. Pub/Sub
 /// delivers at least once, in any order: every action is idempotent, and an answer other
 /// than 2xx (Google unavailable, the ledger failed) makes Pub/Sub push it again.
 struct PlayNotificationIntake: Sendable {
@@ -20,6 +21,7 @@ struct PlayNotificationIntake: Sendable {
     let verifier: PlayPurchaseVerifier
     let acknowledger: PlayAcknowledger
     let deliverer: PurchaseDeliverer
+    let voids: PlayVoidSettler
     let store: any LedgerStore
     let logger: Logger
 
@@ -62,7 +64,7 @@ struct PlayNotificationIntake: Sendable {
             return try await oneTimeProduct(purchase)
         }
         if let voided = notification.voidedPurchaseNotification {
-            return try await voidedPurchase(voided)
+            return try await voidedPurchase(voided, eventTimeMillis: notification.eventTimeMillis)
         }
         return .ignored
     }
@@ -107,18 +109,12 @@ struct PlayNotificationIntake: Sendable {
         return .ignored
     }
 
-    private func voidedPurchase(_ notification: VoidedPurchaseNotification) async throws -> Outcome {
-        guard notification.refundType == VoidedPurchaseRefundType.fullRefund else {
-            // A quantity-based partial refund names no quantity here: voidedpurchases.list does.
-            logger.notice("Google Play partial refund not acted on", metadata: ["orderId": "\(notification.orderId)"])
-            return .ignored
-        }
-        try RequestField.identifier(notification.orderId, .transactionId, field: "orderId")
-        switch try await store.reverse(
-            store: .googlePlay, transactionId: notification.orderId, reason: "google_play_voided")
-        {
-        case .reversed, .alreadyReversed: return .processed
-        case .unknownTransaction: return .ignored
+    private func voidedPurchase(_ notification: VoidedPurchaseNotification, eventTimeMillis: String) async throws
+        -> Outcome
+    {
+        switch try await voids.settle(PlayVoidSettler.Void(notification, eventTimeMillis: eventTimeMillis)) {
+        case .settled: return .processed
+        case .unknownPurchase, .notActedOn: return .ignored
         }
     }
 }

@@ -9,7 +9,9 @@ import Ledger
 /// checks the subscriptions that should have renewed or ended by now against Get All
 /// Subscription Statuses (``reconcileSubscriptions(client:now:lease:report:)``); then consumes
 /// or acknowledges at Google the Play purchases delivered but not yet settled there
-/// (``PlayAcknowledger/settleOwed(now:limit:)``), long before Google's three days end.
+/// (``PlayAcknowledger/settleOwed(now:limit:)``), long before Google's three days end; and
+/// applies the Play purchases Google voided whose notification never came
+/// (``reconcilePlayVoids(_:now:lease:report:)``).
 ///
 /// One pass runs at a time across every instance sharing the ledger: a pass first takes
 /// the ledger's lease (``LedgerStore/acquireLease(_:holder:duration:)``), renews it after
@@ -48,6 +50,8 @@ public struct Reconciler: Sendable {
     let gate: PassGate
     /// Settles Play purchases at Google; `nil` while Play is off.
     var playAcknowledger: PlayAcknowledger? = nil
+    /// Applies Google Play's voided purchases; `nil` while Play is off.
+    var playVoids: PlayVoidSettler? = nil
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
@@ -76,6 +80,13 @@ public struct Reconciler: Sendable {
         public var playUnacknowledged = 0
         /// Of those, the ones consumed or acknowledged by this pass.
         public var playAcknowledged = 0
+        /// Google Play voided purchases listed since the last complete read.
+        public var playVoidsFetched = 0
+        /// Of those, the ones whose purchase was delivered here and is now settled to the void
+        /// (most were already, by their notification).
+        public var playVoidsSettled = 0
+        /// Listed records without an order id or a token, or with malformed ones (skipped).
+        public var playVoidsRejected = 0
     }
 
     /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
@@ -126,6 +137,10 @@ public struct Reconciler: Sendable {
         if let client {
             firstFailure = try await readHistory(client, request, lease: &lease, report: &report)
             try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
+        }
+        if let playVoids {
+            let failure = try await reconcilePlayVoids(playVoids, now: now, lease: &lease, report: &report)
+            firstFailure = firstFailure ?? failure
         }
         if let playAcknowledger {
             let settled = try await playAcknowledger.settleOwed(now: now)
@@ -209,7 +224,7 @@ public struct Reconciler: Sendable {
 
     /// `date` in epoch milliseconds, saturating (the reconciler's dates are between 180
     /// days ago and now, so nothing saturates in practice).
-    private static func milliseconds(_ date: Date) -> Int64 {
+    static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1_000).rounded(.down)
         return Int64(exactly: value) ?? (value < 0 ? 0 : .max)
     }
