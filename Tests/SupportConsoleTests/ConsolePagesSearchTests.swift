@@ -91,7 +91,7 @@ struct ConsolePagesSearchTests {
             #expect(hostile.errorCode == "nothing_found")
             #expect(!hostile.body.contains("<script>alert"))
             #expect(hostile.body.contains("&lt;script&gt;"))
-            let long = try await viewer.get("/console/search?q=" + String(repeating: "a", count: 257))
+            let long = try await viewer.get("/console/search?q=" + String(repeating: "a", count: 513))
             #expect(long.status == 400)
             #expect(long.errorCode == "query_too_long")
             let unknown = try await viewer.get("/console/transactions/999999999")

@@ -1,3 +1,5 @@
+import Ledger
+
 /// The console's own links to its pages, with ids percent-encoded as one path segment.
 enum ConsoleLinks {
     /// `/console/players/{playerId}`.
@@ -8,6 +10,16 @@ enum ConsoleLinks {
     /// `/console/transactions/{transactionId}`.
     static func transaction(_ transactionId: String) -> String {
         "/console/transactions/" + ConsoleURL.pathSegment(transactionId)
+    }
+
+    /// The page of a purchase's original transaction id: Apple's is a transaction page; a
+    /// Google Play purchase token is searched for (``SupportPages/searchHits(_:)`` lists its
+    /// purchases, renewals included).
+    static func original(_ originalTransactionId: String, store: Store) -> String {
+        switch store {
+        case .appStore: transaction(originalTransactionId)
+        case .googlePlay: "/console/search?q=" + ConsoleURL.queryValue(originalTransactionId)
+        }
     }
 
     /// `/console/orders/{orderId}`.

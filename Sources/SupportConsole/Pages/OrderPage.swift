@@ -17,7 +17,7 @@ extension SupportPages {
             "history": events.reversed().map { self.values(of: $0, caller) }, "hasHistory": !events.isEmpty,
         ]
         if let transactionId = order.fulfilledBy,
-            let purchase = try await store.purchase(store: .appStore, transactionId: transactionId)
+            let purchase = try await store.purchase(inAnyStore: transactionId)
         {
             values["purchase"] = self.values(of: purchase, caller)
         }

@@ -6,8 +6,9 @@ extension SupportPages {
     /// The most rows each table of the owed page lists.
     static var owedLimit: Int { 200 }
 
-    /// `GET /console/owed`: transactions Apple charged that no player received, older than
-    /// the configured age (each with what Apple charged, the orders that may be whose it
+    /// `GET /console/owed`: transactions a store charged (Apple, Google Play) that no player
+    /// received, older than
+    /// the configured age (each with what the store charged, the orders that may be whose it
     /// is with a deliver button each, and the deliver form for any player, for agents and
     /// admins), players with refund signals, sandbox purchases a production deployment
     /// accepted, and the button that runs a reconciler pass now; after a pass
@@ -52,6 +53,12 @@ extension SupportPages {
             : text("owed_listed_after", caller, ["span": span(settings.owedAfterSeconds, caller)])
     }
 
+    /// How the server learned of an owed charge, in the words of its store.
+    private static func introKey(of owed: OwedTransaction) -> String {
+        if owed.source == "reconciler" { return "owed_intro_reconciler" }
+        return owed.store == .googlePlay ? "owed_intro_play_notification" : "owed_intro_notification"
+    }
+
     /// One owed transaction with its candidate owners.
     private func values(of owed: OwedTransaction, candidates: [Order], _ caller: ConsoleCaller)
         -> [String: any Sendable]
@@ -66,11 +73,19 @@ extension SupportPages {
                 owed.currency.map { ConsoleMoney(milliunits: price, currency: $0).formatted }
             } ?? unknown,
             "purchasedAt": owed.purchaseDate.map { ConsoleFormat.date($0) } ?? unknown,
-            "intro": text(owed.source == "reconciler" ? "owed_intro_reconciler" : "owed_intro_notification", caller),
+            "intro": text(Self.introKey(of: owed), caller),
             "candidates": candidates.map { self.values(of: $0, candidateFor: owed, caller) },
             "hasCandidates": !candidates.isEmpty,
             "candidatesEmpty": text("candidates_empty", caller, ["span": span(Self.candidateWindow, caller)]),
         ]
+        values["store"] = owed.store.rawValue
+        values["storeLabel"] = label("store_", owed.store.rawValue, caller)
+        values["isApple"] = owed.store == .appStore
+        if owed.store != .appStore {
+            // Support delivers through Apple's signed data; a Google Play charge is
+            // delivered by the player's report (its purchase token), which the row says.
+            values["canAct"] = false
+        }
         if let reason = owed.reason { values["reason"] = label("owed_reason_", reason, caller) }
         if let token = owed.appAccountToken { values["appAccountToken"] = token }
         return values

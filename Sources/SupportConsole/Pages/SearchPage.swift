@@ -5,7 +5,8 @@ import PurchaseServer
 
 /// One thing a search found: what kind of id it is, the id, and its page.
 struct SearchHit: Sendable, Hashable {
-    /// `order`, `transaction`, `original_transaction`, `player` or `apple_order`.
+    /// `order`, `transaction`, `original_transaction`, `purchase_token`, `player` or
+    /// `apple_order`.
     var kind: String
     /// The id found.
     var id: String
@@ -15,7 +16,8 @@ struct SearchHit: Sendable, Hashable {
 
 extension SupportPages {
     /// The longest query the search box takes, in bytes.
-    static var maximumQueryBytes: Int { 256 }
+    /// A Google Play purchase token fits (at most 512 bytes, as the server takes it).
+    static var maximumQueryBytes: Int { 512 }
 
     /// How many resembling players a search that found nothing lists.
     static var closestPlayers: Int { 10 }
@@ -29,8 +31,9 @@ extension SupportPages {
             && query.utf8.contains { (0x41...0x5A).contains($0) }
     }
 
-    /// `GET /console/search?q=…`: our order id, a transaction id, an original transaction
-    /// id, a player id, in that order, and, when the ledger knows none of these, a
+    /// `GET /console/search?q=…`: our order id, a transaction id of any store (Apple's, or
+    /// Google's order id `GPA.…`), an original transaction id, a Google Play purchase
+    /// token, a player id, in that order, and, when the ledger knows none of these, a
     /// transaction id only Apple knows (digits only: the transaction page asks Get
     /// Transaction Info) or an Apple customer order id (``looksLikeAppleOrderId(_:)``, from
     /// the e-mail receipt) for Look Up Order ID.
@@ -89,7 +92,7 @@ extension SupportPages {
         if try await store.order(id: query) != nil {
             add(SearchHit(kind: "order", id: query, href: ConsoleLinks.order(query)))
         }
-        let purchase = try await store.purchase(store: .appStore, transactionId: query)
+        let purchase = try await store.purchase(inAnyStore: query)
         let events = try await store.events(transactionId: query)
         if purchase != nil || !events.isEmpty {
             add(SearchHit(kind: "transaction", id: query, href: ConsoleLinks.transaction(query)))
@@ -99,6 +102,13 @@ extension SupportPages {
                 SearchHit(
                     kind: purchase.transactionId == query ? "transaction" : "original_transaction",
                     id: purchase.transactionId, href: ConsoleLinks.transaction(purchase.transactionId)))
+        }
+        // A Google Play purchase token names its purchase (a subscription's: each renewal).
+        for purchase in try await store.purchases(store: .googlePlay, originalTransactionId: query) {
+            add(
+                SearchHit(
+                    kind: "purchase_token", id: purchase.transactionId,
+                    href: ConsoleLinks.transaction(purchase.transactionId)))
         }
         if try await store.knowsPlayer(query) {
             add(SearchHit(kind: "player", id: query, href: ConsoleLinks.player(query)))

@@ -5,23 +5,26 @@ import Ledger
 import PurchaseServer
 
 extension SupportPages {
-    /// `GET /console/transactions/{transactionId}`: what Apple signs for it now (Get
-    /// Transaction Info, verified and decoded, or why it cannot be shown), the ledger's
+    /// `GET /console/transactions/{transactionId}`: for an App Store transaction, what Apple
+    /// signs for it now (Get Transaction Info, verified and decoded, or why it cannot be
+    /// shown); of any store (a Google Play order id `GPA.…` too), the ledger's
     /// purchase (who got it, how, flags, status, refunded share) and its whole history.
     /// Not delivered and known to Apple: the deliver form, for agents and admins.
     func transactionPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
         -> ConsolePage
     {
         let transactionId = try context.consoleParameter("transactionId")
-        let purchase = try await store.purchase(store: .appStore, transactionId: transactionId)
+        let purchase = try await store.purchase(inAnyStore: transactionId)
         let events = try await store.events(transactionId: transactionId)
-        let apple = try await appleSigned(transactionId)
+        // Apple is asked only about its own transactions: a Google Play one is the ledger's.
+        let isApple = (purchase?.store ?? events.first?.store ?? .appStore) == .appStore
+        let apple = isApple ? try await appleSigned(transactionId) : (state: "unknown", payload: nil)
         guard purchase != nil || !events.isEmpty || apple.payload != nil else {
             throw ConsoleError.notFound(transactionId)
         }
         try await caller.audit(action: "view_transaction", target: transactionId)
         var values: [String: any Sendable] = [
-            "transactionId": transactionId, "deliverHref": ConsoleLinks.deliver(transactionId),
+            "transactionId": transactionId, "deliverHref": ConsoleLinks.deliver(transactionId), "isApple": isApple,
             "history": events.reversed().map { self.values(of: $0, caller) }, "hasHistory": !events.isEmpty,
             "appleState": apple.state, "appleKnown": apple.payload != nil,
             "appleStateText": text("apple_state_\(apple.state)", caller),
