@@ -97,6 +97,39 @@ struct GooglePlayVoidTests {
         #expect(refunded.count == 1)
     }
 
+    @Test(
+        "a non-consumable bought on Play is an entitlement of the player through the product path; its void refunds it",
+        arguments: StoreKind.allCases)
+    func nonConsumableEntitlement(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice", product: "levelpack1")
+        let bought = try fixture.buyOnPlay(product: "levelpack1", account: order.appAccountToken)
+        let reported = try await fixture.reportPlay("alice", bought, orderId: order.orderId, product: "levelpack1")
+        #expect(try reported.decode(PurchaseReply.self).status == "delivered")
+        let entitlement = try #require(
+            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: bought.purchaseToken))
+        #expect(entitlement.playerId == "alice")
+        #expect(entitlement.entitlementId == "levelpack1")
+        #expect(entitlement.state == .active)
+        #expect(entitlement.until == nil)
+        #expect(entitlement.transactionId == bought.orderId)
+        // Acknowledged, not consumed: the player keeps owning it at Google.
+        try await fixture.eventually("acknowledged at Google") {
+            try fixture.googleSays(bought).acknowledgementState == AcknowledgementState.acknowledged
+        }
+        #expect(try fixture.googleSays(bought).consumptionState == ConsumptionState.yetToBeConsumed)
+
+        _ = try fixture.emulator.play.control(deviceId: "pixel", token: bought.purchaseToken, .refund)
+        await fixture.emulator.play.sendPendingNotifications()
+        try await fixture.eventually("the entitlement is refunded") {
+            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: bought.purchaseToken)?
+                .state == .refunded
+        }
+        let purchase = try #require(try await fixture.store.purchase(store: .googlePlay, transactionId: bought.orderId))
+        #expect(purchase.status == .refunded)
+    }
+
     @Test("the refunded share of a partial refund is Google's refunded units over the quantity")
     func refundedShare() {
         #expect(PlayVoidSettler.refundedShare(quantity: 4, refundable: 3) == 25_000)

@@ -63,7 +63,7 @@ extension NotificationIntake {
         else { return }
         // Naming the transaction lets the ledger drop it if a later period committed since.
         let update = EntitlementUpdate(
-            store: .appStore,
+            store: transaction.store,
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: state, signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
         _ = try await store.updateEntitlement(update)
@@ -80,7 +80,7 @@ extension NotificationIntake {
         else { return }
         let ends = transaction.expiresDate ?? entitlement.until
         let update = EntitlementUpdate(
-            store: .appStore,
+            store: transaction.store,
             originalTransactionId: entitlement.originalTransactionId, transactionId: transaction.transactionId,
             state: ends.map { $0 > Date() } ?? true ? .active : .expired,
             until: transaction.expiresDate, setsUntil: transaction.expiresDate != nil,
@@ -93,7 +93,7 @@ extension NotificationIntake {
         evidence: SubscriptionEvidence
     ) async throws {
         let update = EntitlementUpdate(
-            store: .appStore,
+            store: transaction.store,
             originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
             productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
             autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,

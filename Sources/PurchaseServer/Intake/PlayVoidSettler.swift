@@ -9,7 +9,9 @@ import PlayModel
 /// gives the reconciler), through the ledger's one refund path, the same as Apple's
 /// refunds: the void is recorded as a ``RefundNotice`` and the purchase settled to it
 /// (``RefundStore/settleRefundState(store:transactionId:reason:)``: the negative entries,
-/// the `refunded` event, the webhook's refund message, a negative balance reported).
+/// the `refunded` event, the webhook's refund message, a negative balance reported); a
+/// full void of the order that backs an entitlement (a non-consumable's) marks it
+/// `refunded`.
 ///
 /// A full void refunds all of the purchase. A quantity-based partial refund names how many
 /// units that one refund gave back, while the ledger's share is cumulative (the store's
@@ -81,17 +83,32 @@ struct PlayVoidSettler: Sendable {
             store: .googlePlay, notificationUUID: "googlePlay.voided.\(void.orderId).\(share)",
             type: Self.notificationType, subtype: reason, transactionId: void.orderId, signedDate: signedAt,
             refund: RefundNotice(kind: .refund, refundedShare: share, reason: reason), receivedAt: Date())
-        switch try await store.settleRefundState(store: .googlePlay, transactionId: void.orderId, reason: reason) {
-        case .unknownTransaction:
-            return .unknownPurchase
-        case .reversed(let purchase, let posting) where posting.hasNegativeBalance:
+        let settlement = try await store.settleRefundState(
+            store: .googlePlay, transactionId: void.orderId, reason: reason)
+        if case .unknownTransaction = settlement { return .unknownPurchase }
+        if case .reversed(let purchase, let posting) = settlement, posting.hasNegativeBalance {
             logger.notice(
                 "refund left a negative balance",
                 metadata: ["transactionId": .string(purchase.transactionId), "playerId": .string(purchase.playerId)])
-            return .settled
-        default:
-            return .settled
         }
+        if !void.isPartial { try await refundEntitlement(void, signedAt: signedAt ?? Date()) }
+        return .settled
+    }
+
+    /// Marks the purchase token's entitlement `refunded` when the void took back all of the
+    /// purchase that backs it now; a void of an earlier order of the chain, or of a share,
+    /// leaves it (as Apple's refunds do).
+    private func refundEntitlement(_ void: Void, signedAt: Date) async throws {
+        guard
+            let entitlement = try await store.entitlement(
+                store: .googlePlay, originalTransactionId: void.purchaseToken),
+            entitlement.transactionId == void.orderId
+        else { return }
+        // Naming the order lets the ledger drop the update if a later period committed since.
+        _ = try await store.updateEntitlement(
+            EntitlementUpdate(
+                store: .googlePlay, originalTransactionId: void.purchaseToken, transactionId: void.orderId,
+                state: .refunded, signedAt: signedAt, reason: Self.fullReason))
     }
 
     /// The share Google's purchase says is refunded so far, or `nil` (logged) when Google
