@@ -83,6 +83,44 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         _ = try await perform(.post, productPath(productId, token), method: "consume", body: nil)
     }
 
+    /// `purchases.subscriptionsv2.get`: the subscription purchase `token` (its state, line
+    /// items with their expiry, latest order id, acknowledgement, linked purchase token).
+    ///
+    /// - Throws: ``GooglePlayAPIError``; 404 for an unknown token (reason `notFound`) or
+    ///   package (`applicationNotFound`).
+    public func subscriptionPurchaseV2(token: String) async throws(GooglePlayAPIError) -> SubscriptionPurchaseV2 {
+        let response = try await perform(
+            .get, applicationPath + ["purchases", "subscriptionsv2", "tokens", token], method: nil, body: nil)
+        do {
+            return try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: response.body)
+        } catch {
+            throw GooglePlayAPIError(
+                kind: .undecodableResponse, httpStatus: response.status,
+                message: "not a SubscriptionPurchaseV2: \(error)")
+        }
+    }
+
+    /// `purchases.subscriptions.acknowledge`: acknowledges a subscription purchase (Google
+    /// refunds and revokes one left unacknowledged for three days). Its body,
+    /// `SubscriptionPurchasesAcknowledgeRequest`, has the same one field as the product's,
+    /// `developerPayload`.
+    ///
+    /// - Throws: ``GooglePlayAPIError``; 400 `invalidPurchaseState` for a subscription not
+    ///   paid.
+    public func acknowledgeSubscriptionPurchase(
+        subscriptionId: String, token: String, developerPayload: String? = nil
+    ) async throws(GooglePlayAPIError) {
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(ProductPurchasesAcknowledgeRequest(developerPayload: developerPayload))
+        } catch {
+            throw GooglePlayAPIError(kind: .invalidRequest, message: "cannot encode the body: \(error)")
+        }
+        _ = try await perform(
+            .post, applicationPath + ["purchases", "subscriptions", subscriptionId, "tokens", token],
+            method: "acknowledge", body: body)
+    }
+
     /// `purchases.voidedpurchases.list`: one page of the app's voided purchases.
     ///
     /// - Parameters:
