@@ -5,8 +5,8 @@ import Ledger
 import Logging
 import PlayModel
 
-/// Consumes (a consumable) or acknowledges (anything else) at Google the Play purchases the
-/// server delivered: Google refunds and revokes a purchase left unacknowledged for three
+/// Consumes (a consumable) or acknowledges (anything else; a subscription by
+/// `purchases.subscriptions.acknowledge`) at Google the Play purchases the server delivered: Google refunds and revokes a purchase left unacknowledged for three
 /// days. The Play side's counterpart of ``TransactionFinisher``.
 ///
 /// It runs only after the delivery committed, and never undoes or delays it. Each outcome
@@ -40,16 +40,26 @@ struct PlayAcknowledger: Sendable {
         guard !events.contains(where: { Self.settling.contains($0.type) && $0.store == .googlePlay }) else {
             return true
         }
-        let consumes = catalog.product(purchase.productId)?.type == .consumable
+        let type = catalog.product(purchase.productId)?.type
+        let consumes = type == .consumable
         var detail = ["action": consumes ? "consume" : "acknowledge", "source": source.rawValue]
         let token = purchase.originalTransactionId
         do throws(GooglePlayAPIError) {
             do throws(GooglePlayAPIError) {
                 if consumes {
                     try await client.consumeProductPurchase(productId: purchase.productId, token: token)
+                } else if type == .autoRenewable {
+                    try await client.acknowledgeSubscriptionPurchase(subscriptionId: purchase.productId, token: token)
                 } else {
                     try await client.acknowledgeProductPurchase(productId: purchase.productId, token: token)
                 }
+            } catch  where error.reason == "invalidPurchaseState" && type == .autoRenewable {
+                // Acknowledged already (by the app, or with an earlier order of the chain)?
+                let current = try await client.subscriptionPurchaseV2(token: token)
+                guard current.acknowledgementState == SubscriptionAcknowledgementState.acknowledged else {
+                    throw error
+                }
+                detail["alreadyDone"] = "true"
             } catch  where error.reason == "invalidPurchaseState" {
                 // Consumed or acknowledged already (by the app, or a pass that raced this one)?
                 let current = try await client.productPurchase(productId: purchase.productId, token: token)

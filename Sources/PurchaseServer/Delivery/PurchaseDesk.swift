@@ -102,6 +102,11 @@ struct PurchaseDesk: Sendable {
         try RequestField.identifier(googlePlay.purchaseToken, .purchaseToken, field: "googlePlay.purchaseToken")
         try RequestField.identifier(googlePlay.orderId, .transactionId, field: "googlePlay.orderId")
         do {
+            // A subscription is read from purchases.subscriptionsv2, a one-time product from
+            // purchases.products.
+            if catalog.product(googlePlay.productId)?.type == .autoRenewable {
+                return try await play.verifier.subscriptionTransaction(googlePlay)
+            }
             return try await play.verifier.transaction(googlePlay)
         } catch {
             var refusal = error
