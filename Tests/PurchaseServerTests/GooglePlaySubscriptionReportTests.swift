@@ -46,6 +46,51 @@ struct GooglePlaySubscriptionReportTests {
                 == 1)
     }
 
+    @Test(
+        "a subscription pushed as purchased is the order's player's entitlement; canceled it stays, revoked it ends",
+        arguments: StoreKind.allCases)
+    func notifiedSubscription(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice", product: "vip.monthly")
+        let bought = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)
+        await fixture.emulator.play.sendPendingNotifications()
+        let token = bought.purchaseToken
+        func entitlement() async throws -> Entitlement? {
+            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: token)
+        }
+        try await fixture.eventually("SUBSCRIPTION_PURCHASED delivers") { try await entitlement()?.state == .active }
+        #expect(try await entitlement()?.playerId == "alice")
+        #expect(try await entitlement()?.autoRenew == true)
+        let purchase = try #require(try await fixture.store.purchase(store: .googlePlay, transactionId: bought.orderId))
+        #expect(purchase.source == .notification)
+        let client = try #require(try await fixture.server.playAcknowledger?.client)
+        #expect(
+            try await client.subscriptionPurchaseV2(token: token).acknowledgementState
+                == SubscriptionAcknowledgementState.acknowledged)
+
+        // Canceled: still entitled until the period ends, no longer renewing.
+        _ = try fixture.emulator.play.control(deviceId: "pixel", token: token, .cancel)
+        await fixture.emulator.play.sendPendingNotifications()
+        try await fixture.eventually("SUBSCRIPTION_CANCELED is recorded") {
+            try await entitlement()?.autoRenew == false
+        }
+        #expect(try await entitlement()?.state == .active)
+
+        // Revoked by the developer: ended now, its latest order refunded.
+        try fixture.emulator.play.revokeSubscription(
+            packageName: fixture.emulator.play.packageName, token: token,
+            RevokeSubscriptionPurchaseRequest(revocationContext: RevocationContext(fullRefund: [:])))
+        await fixture.emulator.play.sendPendingNotifications()
+        try await fixture.eventually("SUBSCRIPTION_REVOKED ends it") { try await entitlement()?.state == .revoked }
+        try await fixture.eventually("the voided order is refunded") {
+            try await fixture.store.purchase(store: .googlePlay, transactionId: bought.orderId)?.status == .refunded
+        }
+        #expect(try await entitlement()?.state == .revoked)
+        // One order, delivered once, whatever came twice.
+        #expect(try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token).count == 1)
+    }
+
     @Test("Google's subscription becomes the transaction of its latest order; a pending one is not delivered")
     func transactionOfGooglesAnswer() throws {
         let item = SubscriptionPurchaseLineItem(productId: "vip.monthly", expiryTime: "2026-02-01T00:00:00.000Z")
@@ -80,5 +125,30 @@ struct GooglePlaySubscriptionReportTests {
             try PlayPurchaseVerifier.transaction(subscription, report: report, allowedEnvironments: [.production])
         }
         #expect(pending?.kind == .pending)
+    }
+
+    @Test("Google's subscriptionState maps to the ledger's entitlement states")
+    func standingOfGooglesState() {
+        let end = Date(timeIntervalSince1970: 1_800_000_000)
+        func standing(_ state: String, renews: Bool? = true, type: Int? = nil) -> SubscriptionEvidence.Standing? {
+            let subscription = SubscriptionPurchaseV2(
+                lineItems: [
+                    SubscriptionPurchaseLineItem(
+                        productId: "vip.monthly", autoRenewingPlan: AutoRenewingPlan(autoRenewEnabled: renews))
+                ],
+                subscriptionState: state, acknowledgementState: SubscriptionAcknowledgementState.acknowledged)
+            return SubscriptionEvidence(
+                googlePlay: subscription, expiresDate: end, notificationType: type, signedAt: end
+            )
+            .storeStanding
+        }
+        #expect(standing(SubscriptionState.active) == .init(state: .active, until: end, autoRenew: true))
+        #expect(standing(SubscriptionState.canceled) == .init(state: .active, until: end, autoRenew: false))
+        #expect(standing(SubscriptionState.inGracePeriod)?.state == .gracePeriod)
+        #expect(standing(SubscriptionState.onHold)?.state == .billingRetry)
+        #expect(standing(SubscriptionState.paused)?.state == .expired)
+        #expect(standing(SubscriptionState.expired, renews: false)?.state == .expired)
+        #expect(standing(SubscriptionState.expired, type: SubscriptionNotificationType.revoked)?.state == .revoked)
+        #expect(standing(SubscriptionState.active, renews: nil)?.autoRenew == nil)
     }
 }

@@ -16,6 +16,10 @@ struct SubscriptionEvidence: Sendable {
     /// The notification's type and subtype (`DID_RENEW`, `DID_FAIL_TO_RENEW/GRACE_PERIOD`),
     /// or `reconciler`.
     var reason: String
+    /// A store's word on the period already in the ledger's terms (Google Play's
+    /// `subscriptionState`, ``SubscriptionEvidence/init(googlePlay:expiresDate:notificationType:signedAt:)``):
+    /// when set, it is the standing.
+    var storeStanding: Standing?
 
     /// What Apple's data says of a subscription period: the state, its end and the renewal
     /// intent.
@@ -31,6 +35,7 @@ struct SubscriptionEvidence: Sendable {
     /// until the grace period's end; billing retry without one is `billing_retry`; a status
     /// of expired (2) is `expired`; otherwise `active` until `expiresDate`.
     func standing(expiresDate: Date?, ownership: Ownership) -> Standing {
+        if let storeStanding { return storeStanding }
         let renewal = renewalInfo
         var standing = Standing(
             state: .active, until: expiresDate,

@@ -92,12 +92,6 @@ extension NotificationIntake {
         _ standing: SubscriptionEvidence.Standing, to transaction: VerifiedTransaction,
         evidence: SubscriptionEvidence
     ) async throws {
-        let update = EntitlementUpdate(
-            store: transaction.store,
-            originalTransactionId: transaction.originalTransactionId, transactionId: transaction.transactionId,
-            productId: transaction.productId, state: standing.state, until: standing.until, setsUntil: true,
-            autoRenew: standing.autoRenew, autoRenewProductId: standing.autoRenewProductId,
-            signedAt: evidence.signedAt(for: transaction), reason: evidence.reason)
-        _ = try await store.updateEntitlement(update)
+        _ = try await store.updateEntitlement(EntitlementUpdate(standing, of: transaction, evidence: evidence))
     }
 }

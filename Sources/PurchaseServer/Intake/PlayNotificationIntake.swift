@@ -63,6 +63,9 @@ struct PlayNotificationIntake: Sendable {
         if let purchase = notification.oneTimeProductNotification {
             return try await oneTimeProduct(purchase)
         }
+        if let subscription = notification.subscriptionNotification {
+            return try await subscriptionChanged(subscription, eventTimeMillis: notification.eventTimeMillis)
+        }
         if let voided = notification.voidedPurchaseNotification {
             return try await voidedPurchase(voided, eventTimeMillis: notification.eventTimeMillis)
         }
@@ -85,18 +88,72 @@ struct PlayNotificationIntake: Sendable {
             try await acknowledger.settle(result.purchase, source: .notification)
             return .processed
         } catch let refusal as DeliveryRefusal {
-            guard refusal.kind == .pending else { return .ignored }
-            try await store.appendEvent(
-                HistoryEvent(
-                    type: .awaitingReport, transactionId: transaction.transactionId, store: .googlePlay,
-                    detail: OwedTransaction.detail(
-                        reason: refusal.reason, productId: transaction.productId,
-                        source: DeliverySource.notification.rawValue,
-                        price: nil, currency: nil, purchaseDate: transaction.purchaseDate,
-                        appAccountToken: transaction.appAccountToken),
-                    createdAt: Date()))
-            return .waiting
+            return try await notDelivered(transaction, refusal)
         }
+    }
+
+    /// A purchase the deliverer refused: one bound to no order waits for the player's
+    /// report (`awaiting_report`); any other refusal is recorded there.
+    private func notDelivered(_ transaction: VerifiedTransaction, _ refusal: DeliveryRefusal) async throws -> Outcome {
+        guard refusal.kind == .pending else { return .ignored }
+        try await store.appendEvent(
+            HistoryEvent(
+                type: .awaitingReport, transactionId: transaction.transactionId, store: .googlePlay,
+                detail: OwedTransaction.detail(
+                    reason: refusal.reason, productId: transaction.productId,
+                    source: DeliverySource.notification.rawValue,
+                    price: nil, currency: nil, purchaseDate: transaction.purchaseDate,
+                    appAccountToken: transaction.appAccountToken),
+                createdAt: Date()))
+        return .waiting
+    }
+
+    /// A subscription changed (any `subscriptionNotification` type): the subscription is read
+    /// from `purchases.subscriptionsv2`, its latest order delivered once (a purchase, a
+    /// renewal) and acknowledged, and the chain's entitlement brought to Google's state
+    /// (``SubscriptionEvidence/init(googlePlay:expiresDate:notificationType:signedAt:)``).
+    private func subscriptionChanged(_ notification: SubscriptionNotification, eventTimeMillis: String) async throws
+        -> Outcome
+    {
+        try RequestField.identifier(notification.subscriptionId, .productId, field: "subscriptionId")
+        try RequestField.identifier(notification.purchaseToken, .purchaseToken)
+        let report = GooglePlayReport(
+            productId: notification.subscriptionId, purchaseToken: notification.purchaseToken, orderId: nil)
+        let subscription: SubscriptionPurchaseV2
+        let transaction: VerifiedTransaction
+        do {
+            do {
+                subscription = try await verifier.client.subscriptionPurchaseV2(token: notification.purchaseToken)
+            } catch {
+                throw PlayPurchaseVerifier.refusal(error, orderId: nil)
+            }
+            transaction = try PlayPurchaseVerifier.transaction(
+                subscription, report: report, allowedEnvironments: verifier.allowedEnvironments)
+        } catch {
+            return try await refused(error)
+        }
+        let signedAt = Int64(eventTimeMillis).map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+        let evidence = SubscriptionEvidence(
+            googlePlay: subscription, expiresDate: transaction.expiresDate ?? signedAt,
+            notificationType: notification.notificationType, signedAt: signedAt)
+        do {
+            let result = try await deliverer.deliver(
+                transaction, source: .notification, claimant: .appStore, evidence: evidence)
+            try await acknowledger.settle(result.purchase, source: .notification)
+            if !result.isFirstDelivery, let standing = evidence.storeStanding {
+                // Delivered before (reported, or an earlier notification): Google's state still counts.
+                _ = try await store.updateEntitlement(EntitlementUpdate(standing, of: transaction, evidence: evidence))
+            }
+            return .processed
+        } catch let refusal as DeliveryRefusal {
+            return try await notDelivered(transaction, refusal)
+        }
+    }
+
+    /// A refusal of Google's answer: retried while Google fails, recorded when final.
+    private func refused(_ error: any Error) async throws -> Outcome {
+        guard let refusal = error as? DeliveryRefusal else { throw error }
+        return try await refused(refusal)
     }
 
     /// A refusal of Google's answer: retried while Google fails, recorded when final.

@@ -102,7 +102,9 @@ struct PlayVoidSettler: Sendable {
         guard
             let entitlement = try await store.entitlement(
                 store: .googlePlay, originalTransactionId: void.purchaseToken),
-            entitlement.transactionId == void.orderId
+            entitlement.transactionId == void.orderId,
+            // A subscription's chain is told by its own notification (REVOKED).
+            entitlement.productType != .autoRenewable
         else { return }
         // Naming the order lets the ledger drop the update if a later period committed since.
         _ = try await store.updateEntitlement(
