@@ -91,6 +91,59 @@ struct GooglePlaySubscriptionReportTests {
         #expect(try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token).count == 1)
     }
 
+    @Test(
+        "a period that ends renews: each order delivered once, the entitlement extended; canceled, it expires at its end",
+        arguments: StoreKind.allCases)
+    func renewalAndExpiry(kind: StoreKind) async throws {
+        // A 30-day period lasts 20 s (Google's three days 2 s) on the emulator's clock.
+        let fixture = try await ServerFixture(
+            kind, notifications: true, playKeys: true, subscriptionTimeScale: 20.0 / (30 * 86_400))
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice", product: "vip.monthly")
+        let bought = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)
+        let token = bought.purchaseToken
+        func entitlement() async throws -> Entitlement? {
+            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: token)
+        }
+        // Reported at once: delivered and acknowledged well within the scaled three days.
+        let reported = try await fixture.reportPlay("alice", bought, orderId: order.orderId, product: "vip.monthly")
+        #expect(try reported.decode(PurchaseReply.self).status == "delivered")
+        await fixture.emulator.play.sendPendingNotifications()
+        #expect(try await entitlement()?.state == .active)
+        let firstEnd = try #require(try await entitlement()?.until)
+
+        // The period ends; reading the Play state renews it and pushes SUBSCRIPTION_RENEWED.
+        try await fixture.eventually("SUBSCRIPTION_RENEWED moves the entitlement to the renewal") {
+            _ = try fixture.googleSubscription(token)
+            await fixture.emulator.play.sendPendingNotifications()
+            return try await entitlement()?.transactionId == bought.orderId + "..0"
+        }
+        let renewed = try #require(try await entitlement())
+        #expect(renewed.state == .active)
+        #expect((renewed.until ?? .distantPast) > firstEnd)
+        let orders = try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token)
+        #expect(orders.allSatisfy { $0.playerId == "alice" })
+        let renewal = try #require(orders.first { $0.transactionId == bought.orderId + "..0" })
+        #expect(renewal.source == .notification)
+
+        // Canceled: entitled until the period's end, then SUBSCRIPTION_EXPIRED.
+        _ = try fixture.emulator.play.control(deviceId: "pixel", token: token, .cancel)
+        await fixture.emulator.play.sendPendingNotifications()
+        try await fixture.eventually("SUBSCRIPTION_CANCELED") { try await entitlement()?.autoRenew == false }
+        #expect(try await entitlement()?.state == .active)
+        try await fixture.eventually("SUBSCRIPTION_EXPIRED at the period's end") {
+            _ = try fixture.googleSubscription(token)
+            await fixture.emulator.play.sendPendingNotifications()
+            return try await entitlement()?.state == .expired
+        }
+        // Every order once, however often its notification came.
+        for purchase in try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token) {
+            let deliveries = try await fixture.store.events(transactionId: purchase.transactionId)
+                .filter { $0.type == .delivered }
+            #expect(deliveries.count == 1, "\(purchase.transactionId)")
+        }
+    }
+
     @Test("Google's subscription becomes the transaction of its latest order; a pending one is not delivered")
     func transactionOfGooglesAnswer() throws {
         let item = SubscriptionPurchaseLineItem(productId: "vip.monthly", expiryTime: "2026-02-01T00:00:00.000Z")
@@ -150,5 +203,13 @@ struct GooglePlaySubscriptionReportTests {
         #expect(standing(SubscriptionState.expired, renews: false)?.state == .expired)
         #expect(standing(SubscriptionState.expired, type: SubscriptionNotificationType.revoked)?.state == .revoked)
         #expect(standing(SubscriptionState.active, renews: nil)?.autoRenew == nil)
+    }
+}
+
+extension ServerFixture {
+    /// Google's subscription `token` as the emulator's Publisher API answers it (reading
+    /// it settles the periods that ended).
+    func googleSubscription(_ token: String) throws -> SubscriptionPurchaseV2 {
+        try emulator.play.subscriptionPurchase(packageName: emulator.play.packageName, token: token)
     }
 }
