@@ -95,53 +95,57 @@ struct GooglePlaySubscriptionReportTests {
         "a period that ends renews: each order delivered once, the entitlement extended; canceled, it expires at its end",
         arguments: StoreKind.allCases)
     func renewalAndExpiry(kind: StoreKind) async throws {
-        // A 30-day period lasts 20 s (Google's three days 2 s) on the emulator's clock.
+        // A 30-day period lasts 60 s on the emulator's clock, Google's three days 6 s: time
+        // enough to report and acknowledge on a machine the whole suite keeps busy.
         let fixture = try await ServerFixture(
-            kind, notifications: true, playKeys: true, subscriptionTimeScale: 20.0 / (30 * 86_400))
+            kind, notifications: true, playKeys: true, subscriptionTimeScale: 60.0 / (30 * 86_400))
         defer { Task { await fixture.shutdown() } }
-        let order = try await fixture.order("alice", product: "vip.monthly")
-        let bought = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)
-        let token = bought.purchaseToken
-        func entitlement() async throws -> Entitlement? {
-            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: token)
+        // Alice's subscription renews; Bob's, canceled at once, expires at its period's end.
+        var bought: [String: PlayDevicePurchaseResult] = [:]
+        for (player, device) in [("alice", "pixel"), ("bob", "tablet")] {
+            let order = try await fixture.order(player, product: "vip.monthly")
+            let purchase = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken, device: device)
+            // Reported at once: delivered and acknowledged within the scaled three days.
+            let reported = try await fixture.reportPlay(
+                player, purchase, orderId: order.orderId, product: "vip.monthly")
+            #expect(try reported.decode(PurchaseReply.self).status == "delivered", "\(player): \(reported)")
+            bought[player] = purchase
         }
-        // Reported at once: delivered and acknowledged well within the scaled three days.
-        let reported = try await fixture.reportPlay("alice", bought, orderId: order.orderId, product: "vip.monthly")
-        #expect(try reported.decode(PurchaseReply.self).status == "delivered")
+        let alice = try #require(bought["alice"])
+        let bob = try #require(bought["bob"])
+        func entitlement(_ purchase: PlayDevicePurchaseResult) async throws -> Entitlement? {
+            try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: purchase.purchaseToken)
+        }
+        _ = try fixture.emulator.play.control(deviceId: "tablet", token: bob.purchaseToken, .cancel)
         await fixture.emulator.play.sendPendingNotifications()
-        #expect(try await entitlement()?.state == .active)
-        let firstEnd = try #require(try await entitlement()?.until)
+        try await fixture.eventually("SUBSCRIPTION_CANCELED") { try await entitlement(bob)?.autoRenew == false }
+        #expect(try await entitlement(bob)?.state == .active, "canceled: entitled until the period ends")
+        let firstEnd = try #require(try await entitlement(alice)?.until)
 
-        // The period ends; reading the Play state renews it and pushes SUBSCRIPTION_RENEWED.
-        try await fixture.eventually("SUBSCRIPTION_RENEWED moves the entitlement to the renewal") {
-            _ = try fixture.googleSubscription(token)
+        // The period ends; reading the Play state renews Alice's and pushes
+        // SUBSCRIPTION_RENEWED, and lapses Bob's with SUBSCRIPTION_EXPIRED.
+        try await fixture.eventually("SUBSCRIPTION_RENEWED and SUBSCRIPTION_EXPIRED") {
+            for purchase in [alice, bob] { _ = try fixture.googleSubscription(purchase.purchaseToken) }
             await fixture.emulator.play.sendPendingNotifications()
-            return try await entitlement()?.transactionId == bought.orderId + "..0"
+            let renewed = try await entitlement(alice)?.transactionId == alice.orderId + "..0"
+            let expired = try await entitlement(bob)?.state == .expired
+            return renewed && expired
         }
-        let renewed = try #require(try await entitlement())
+        let renewed = try #require(try await entitlement(alice))
         #expect(renewed.state == .active)
         #expect((renewed.until ?? .distantPast) > firstEnd)
-        let orders = try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token)
+        let orders = try await fixture.store.purchases(store: .googlePlay, originalTransactionId: alice.purchaseToken)
         #expect(orders.allSatisfy { $0.playerId == "alice" })
-        let renewal = try #require(orders.first { $0.transactionId == bought.orderId + "..0" })
+        let renewal = try #require(orders.first { $0.transactionId == alice.orderId + "..0" })
         #expect(renewal.source == .notification)
-
-        // Canceled: entitled until the period's end, then SUBSCRIPTION_EXPIRED.
-        _ = try fixture.emulator.play.control(deviceId: "pixel", token: token, .cancel)
-        await fixture.emulator.play.sendPendingNotifications()
-        try await fixture.eventually("SUBSCRIPTION_CANCELED") { try await entitlement()?.autoRenew == false }
-        #expect(try await entitlement()?.state == .active)
-        try await fixture.eventually("SUBSCRIPTION_EXPIRED at the period's end") {
-            _ = try fixture.googleSubscription(token)
-            await fixture.emulator.play.sendPendingNotifications()
-            return try await entitlement()?.state == .expired
-        }
         // Every order once, however often its notification came.
-        for purchase in try await fixture.store.purchases(store: .googlePlay, originalTransactionId: token) {
+        for purchase in orders {
             let deliveries = try await fixture.store.events(transactionId: purchase.transactionId)
                 .filter { $0.type == .delivered }
             #expect(deliveries.count == 1, "\(purchase.transactionId)")
         }
+        #expect(
+            try await fixture.store.purchases(store: .googlePlay, originalTransactionId: bob.purchaseToken).count == 1)
     }
 
     @Test("Google's subscription becomes the transaction of its latest order; a pending one is not delivered")
