@@ -30,6 +30,8 @@ struct DeviceTransactionBody: Codable, Hashable, Sendable {
 /// A product of `GET /emulator/v1/products`.
 struct EmulatorProductBody: Codable, Hashable, Sendable {
     var productId: String
+    /// Apple's product type: `Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`, …
+    var type: String?
     var price: Int64
     var currency: String
     var displayName: String?
