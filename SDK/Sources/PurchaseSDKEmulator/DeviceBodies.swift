@@ -35,6 +35,9 @@ struct EmulatorProductBody: Codable, Hashable, Sendable {
     var price: Int64
     var currency: String
     var displayName: String?
+
+    /// Whether it is a consumable, which no restore ever lists.
+    var isConsumable: Bool { type == "Consumable" }
 }
 
 /// `GET …/receipt`.

@@ -88,7 +88,7 @@ public struct PlayEmulatorStoreClient: StoreClient {
     /// Google account owns. (Consumables leave the list once the server consumed them.)
     public func currentTransactions() async throws -> [StoreTransaction] {
         let consumables = Set(
-            try await EmulatorCatalog(http: http).all().filter { $0.type == "Consumable" }.map(\.productId))
+            try await EmulatorCatalog(http: http).all().filter(\.isConsumable).map(\.productId))
         return try await paidPurchases().map(\.transaction).filter { !consumables.contains($0.productId) }
     }
 
@@ -115,8 +115,8 @@ public struct PlayEmulatorStoreClient: StoreClient {
         return try list.purchases.filter { $0.purchaseState == PlayLibraryPurchaseState.purchased }.map(transaction)
     }
 
-    /// The transaction a paid purchase is, read from its `originalJson`, whose product and
-    /// token must be the purchase's.
+    /// The transaction a paid purchase is, read from its `originalJson`, whose token must be
+    /// the purchase's.
     ///
     /// - Throws: ``EmulatorClientError/unexpectedAnswer`` for JSON it cannot read, a token
     ///   that differs, or a purchase without Google's order id.
