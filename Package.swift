@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "PlayModel", targets: ["PlayModel"]),
         .library(name: "PlaySigning", targets: ["PlaySigning"]),
         .library(name: "PlayEmulator", targets: ["PlayEmulator"]),
+        .library(name: "GooglePlayAPI", targets: ["GooglePlayAPI"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "PlayerAuth", targets: ["PlayerAuth"]),
         .library(name: "PurchaseServer", targets: ["PurchaseServer"]),
@@ -90,6 +91,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "GooglePlayAPI",
+            dependencies: [
+                "AppStoreAPI", "PlayModel", "PlaySigning",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
             name: "PlayEmulator",
             dependencies: [
                 "AppStoreSigning",
@@ -138,6 +146,9 @@ let package = Package(
                 "AppStoreModel",
                 "AppStoreVerification",
                 "AppStoreAPI",
+                "GooglePlayAPI",
+                "PlayModel",
+                "PlaySigning",
                 "Ledger",
                 "PlayerAuth",
                 "HTTPRouting",
@@ -171,12 +182,14 @@ let package = Package(
             name: "StoreKeeperDev",
             dependencies: [
                 "SupportConsole",
+                "PlayModel",
                 "HTTPRouting",
                 "AppStoreAPI",
                 "AppStoreEmulator",
                 "AppStoreModel",
                 "AppStoreVerification",
                 "Ledger",
+                "PlayEmulator",
                 "PurchaseServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -231,6 +244,7 @@ let package = Package(
                 "AppStoreVerification",
                 "AppStoreSigning",
                 "AppStoreEmulator",
+                "PlayEmulator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -340,6 +354,10 @@ let package = Package(
             name: "PurchaseServerTests",
             dependencies: [
                 "EmulatorTestSupport",
+                "GooglePlayAPI",
+                "PlayEmulator",
+                "PlayModel",
+                "PlaySigning",
                 "PurchaseServer",
                 "HTTPRouting",
                 "StoreKeeperDev",

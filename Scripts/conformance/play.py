@@ -8,12 +8,17 @@ product on an emulated Play device, and drives Google's libraries unchanged:
 `service_account.Credentials.from_service_account_info` signs the OAuth 2.0 JWT assertion
 and exchanges it at the key's `token_uri` (the emulator's `/token`); the discovery client
 for `androidpublisher` v3 (its bundled document, `api_endpoint` = the emulator) calls
-`purchases.products.get`, `acknowledge` and `consume`. Exits 1 when a check fails.
+`purchases.products.get`, `acknowledge` and `consume`, `purchases.subscriptionsv2` get,
+cancel and revoke, `purchases.subscriptions` acknowledge and cancel. Real-time developer notifications
+are pushed to a receiver of this script's own, and google-auth's JWT verification checks
+their OIDC token against the emulator's `/emulator/v1/play/certs`. Exits 1 when a check fails.
 
   Scripts/conformance/play.py --binary .build/debug/storekeeper [-v]
 """
 
 import argparse
+import base64
+import json
 import os
 import subprocess
 import sys
@@ -93,6 +98,64 @@ def run_checks(binary: str, verbose: bool) -> int:
 def device_purchase(product_id: str, account_id: str, device: str, **extra) -> dict:
     body = {"productId": product_id, "obfuscatedAccountId": account_id, **extra}
     return WORLD.http_json("POST", f"{WORLD.base}/emulator/v1/play/devices/{device}/purchases", body)
+
+
+class PushReceiver:
+    """A Pub/Sub push endpoint on a free loopback port: keeps every push (its Authorization
+    header and JSON body) and answers 204."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        pushes, lock = [], threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with lock:
+                    pushes.append((self.headers.get("Authorization"), json.loads(body)))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/rtdn"
+        self.pushes, self.lock = pushes, lock
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait_for(self, matches, seconds: float = 30):
+        """The first push whose decoded DeveloperNotification `matches`: (authorization,
+        envelope, notification)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with self.lock:
+                for authorization, envelope in self.pushes:
+                    notification = json.loads(base64.b64decode(envelope["message"]["data"]))
+                    if matches(notification):
+                        return authorization, envelope, notification
+            time.sleep(0.05)
+        raise AssertionError("no matching push arrived")
+
+    def close(self):
+        self.server.shutdown()
+
+
+def push_certs() -> dict:
+    """The emulator's push-signing JWKS as google-auth's `certs`: key id → PEM public key."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    def number(text: str) -> int:
+        return int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
+
+    certs = {}
+    for key in WORLD.http_json("GET", WORLD.base + "/emulator/v1/play/certs")["keys"]:
+        public = rsa.RSAPublicNumbers(number(key["e"]), number(key["n"])).public_key()
+        certs[key["kid"]] = public.public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return certs
 
 
 class PlayConformance(unittest.TestCase):
@@ -202,6 +265,87 @@ class PlayConformance(unittest.TestCase):
         self.assertEqual(partial[0]["voidedQuantity"], 1)
         self.assertEqual(partial[0]["voidedReason"], 7)
         self.assertEqual(partial[0]["voidedSource"], 0)
+
+    def test_real_time_developer_notifications(self):
+        from google.auth import jwt
+        receiver = PushReceiver()
+        push = WORLD.base + "/emulator/v1/play/push"
+        try:
+            WORLD.http_json("PUT", push, {"url": receiver.url})
+            bought = device_purchase("coins500", "order-0301", "play-conformance-rtdn")
+            token = bought["purchaseToken"]
+            authorization, envelope, notification = receiver.wait_for(
+                lambda n: n.get("oneTimeProductNotification", {}).get("purchaseToken") == token)
+            self.assertEqual(envelope["subscription"], "projects/storekeeper-emulator/subscriptions/play-rtdn")
+            self.assertRegex(envelope["message"]["messageId"], r"^\d+$")
+            self.assertRegex(envelope["message"]["publishTime"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+            self.assertEqual(notification["packageName"], WORLD.package_name)
+            self.assertTrue(notification["eventTimeMillis"].isdigit())
+            self.assertEqual(notification["oneTimeProductNotification"],
+                             {"version": "1.0", "notificationType": 1, "purchaseToken": token, "sku": "coins500"})
+            # Google's own JWT verification: signature with the served key, iat/exp, audience.
+            self.assertTrue(authorization.startswith("Bearer "))
+            claims = jwt.decode(authorization[len("Bearer "):], certs=push_certs(), audience=receiver.url)
+            self.assertEqual(claims["iss"], "https://accounts.google.com")
+            self.assertEqual(claims["email"], "storekeeper-push@storekeeper-emulator.iam.gserviceaccount.com")
+            self.assertIs(claims["email_verified"], True)
+            self.assertEqual(claims["exp"] - claims["iat"], 3600)
+
+            self.refund(bought["orderId"], revoke=True)
+            _, _, voided = receiver.wait_for(lambda n: "voidedPurchaseNotification" in n)
+            self.assertEqual(voided["voidedPurchaseNotification"],
+                             {"purchaseToken": token, "orderId": bought["orderId"], "productType": 2, "refundType": 1})
+
+            WORLD.http_json("POST", WORLD.base + "/emulator/v1/play/notifications/test")
+            _, _, test = receiver.wait_for(lambda n: "testNotification" in n)
+            self.assertEqual(test["testNotification"], {"version": "1.0"})
+        finally:
+            WORLD.http_json("PUT", push, {})
+            receiver.close()
+
+    def test_subscriptions(self):
+        from googleapiclient.errors import HttpError
+        start = str(int(time.time() * 1000) - 1)
+        purchases = WORLD.publisher.purchases()
+        bought = device_purchase("vip.monthly", "order-0401", "play-conformance-sub-1")
+        token = bought["purchaseToken"]
+        subscription = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=token).execute()
+        self.assertEqual(subscription["kind"], "androidpublisher#subscriptionPurchaseV2")
+        self.assertEqual(subscription["subscriptionState"], "SUBSCRIPTION_STATE_ACTIVE")
+        self.assertEqual(subscription["acknowledgementState"], "ACKNOWLEDGEMENT_STATE_PENDING")
+        self.assertEqual(subscription["latestOrderId"], bought["orderId"])
+        self.assertEqual(subscription["externalAccountIdentifiers"]["obfuscatedExternalAccountId"], "order-0401")
+        item = subscription["lineItems"][0]
+        self.assertEqual(item["productId"], "vip.monthly")
+        self.assertTrue(item["autoRenewingPlan"]["autoRenewEnabled"])
+        self.assertRegex(item["expiryTime"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+
+        purchases.subscriptions().acknowledge(
+            packageName=WORLD.package_name, subscriptionId="vip.monthly", token=token,
+            body={"developerPayload": "delivered"}).execute()
+        purchases.subscriptions().cancel(
+            packageName=WORLD.package_name, subscriptionId="vip.monthly", token=token).execute()
+        canceled = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=token).execute()
+        self.assertEqual(canceled["acknowledgementState"], "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED")
+        self.assertEqual(canceled["subscriptionState"], "SUBSCRIPTION_STATE_CANCELED")
+        self.assertFalse(canceled["lineItems"][0]["autoRenewingPlan"]["autoRenewEnabled"])
+        with self.assertRaises(HttpError) as raised:
+            purchases.subscriptions().acknowledge(
+                packageName=WORLD.package_name, subscriptionId="vip.premium", token=token, body={}).execute()
+        self.assertEqual(raised.exception.error_details[0]["reason"], "purchaseTokenDoesNotMatchProductId")
+
+        other = device_purchase("vip.premium", "order-0402", "play-conformance-sub-2")
+        purchases.subscriptionsv2().cancel(
+            packageName=WORLD.package_name, token=other["purchaseToken"],
+            body={"cancellationContext": {"cancellationType": "DEVELOPER_REQUESTED_STOP_PAYMENTS"}}).execute()
+        purchases.subscriptionsv2().revoke(
+            packageName=WORLD.package_name, token=other["purchaseToken"],
+            body={"revocationContext": {"fullRefund": {}}}).execute()
+        revoked = purchases.subscriptionsv2().get(packageName=WORLD.package_name, token=other["purchaseToken"]).execute()
+        self.assertEqual(revoked["subscriptionState"], "SUBSCRIPTION_STATE_EXPIRED")
+        with_subscriptions = [entry["orderId"] for entry in self.voided(startTime=start, type=1)]
+        self.assertIn(other["orderId"], with_subscriptions)
+        self.assertNotIn(other["orderId"], [entry["orderId"] for entry in self.voided(startTime=start, type=0)])
 
     def test_unknown_token_is_googles_404(self):
         from googleapiclient.errors import HttpError

@@ -12,7 +12,7 @@ extension URL {
     ///
     /// A base whose path ends in `/` gets no doubled slash: `http://h:1/sandbox/` and
     /// `http://h:1/sandbox` both become `http://h:1/sandbox/inApps/...`.
-    func appendingAPIPath(_ segments: [String], query: [(name: String, value: String)] = []) -> URL? {
+    public func appendingAPIPath(_ segments: [String], query: [(name: String, value: String)] = []) -> URL? {
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") {

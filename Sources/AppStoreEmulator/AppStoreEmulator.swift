@@ -22,14 +22,18 @@ public actor AppStoreEmulator {
     /// The catalog: the configuration's, with the products added since
     /// (``addProducts(_:)``).
     nonisolated let catalogBox: CatalogBox
-    /// The Google Play side: the same catalog's one-time products, sold to Play devices
-    /// and answered for through the Android Publisher API (``addRoutes(to:)`` serves it).
+    /// The Google Play side: the same catalog's one-time products and auto-renewing
+    /// subscriptions, sold to Play devices and answered for through the Android Publisher
+    /// API (``addRoutes(to:)`` serves it); its notifications are pushed by a notification
+    /// dispatcher of their own (``waitForPlayNotificationDeliveries()``).
     public nonisolated let play: PlayEmulator
 
     var state: EmulatorState
     var faultInjector = FaultInjector()
     let journal: EmulatorJournal
     let dispatcher: NotificationDispatcher
+    /// Delivers the Play side's pushes.
+    let playPushes: PlayPushDispatch
     let jwsSigner: JWSSigner
     let receiptSigner: ReceiptSigner
     let receiptVerifier: ReceiptVerifier
@@ -66,14 +70,17 @@ public actor AppStoreEmulator {
         self.configuration = configuration
         let catalogBox = CatalogBox(configuration.catalog)
         self.catalogBox = catalogBox
-        self.play = try PlayEmulator(
+        let play = try PlayEmulator(
             packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL,
             periodScale: configuration.subscriptionTimeScale
         ) { productId in
             catalogBox.current.product(productId).map {
-                PlayProduct(productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable)
+                PlayProduct(
+                    productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable,
+                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil)
             }
         }
+        self.play = play
         self.identity = try EmulatorIdentity.loadOrCreate(in: directory, bundleId: configuration.bundleId)
         self.jwsSigner = try JWSSigner(chain: identity.jwsChain)
         self.receiptSigner = try ReceiptSigner(chain: identity.receiptChain)
@@ -94,6 +101,7 @@ public actor AppStoreEmulator {
         }
         self.state = state
 
+        playPushes = PlayPushDispatch(for: play, timeScale: configuration.timeScale)
         let recorder = AttemptRecorder()
         self.dispatcher = NotificationDispatcher(
             url: configuration.notificationURL,
@@ -104,6 +112,13 @@ public actor AppStoreEmulator {
             beforeSending: { [journal] in try await journal.waitUntilDurable(journal.lastAppend) }
         )
         await recorder.attach(self)
+        play.attach(sink: playPushes)
+        do {
+            try await play.setPushConfiguration(configuration.playPush)
+        } catch {
+            throw EmulatorError("invalid_configuration", "playPush: \(error.message)")
+        }
+        await play.sendPendingNotifications()
         for notification in state.notificationOrder.compactMap({ state.notifications[$0] })
         where !notification.isDelivered {
             let lastAttempt = notification.attempts.last.map {
@@ -126,6 +141,7 @@ public actor AppStoreEmulator {
         subscriptionClock?.cancel()
         subscriptionClock = nil
         await dispatcher.shutdown()
+        await playPushes.dispatcher.shutdown()
     }
 
     /// The trust roots for what this emulator signs: JWS and receipts.
@@ -141,6 +157,7 @@ public actor AppStoreEmulator {
         var notificationFaults = faults.notifications ?? NotificationFaults()
         if notificationFaults.seed == 0, let seed = faults.seed { notificationFaults.seed = seed }
         await dispatcher.updateFaults(notificationFaults)
+        await playPushes.dispatcher.updateFaults(notificationFaults)
     }
 
     /// The faults in force.
@@ -158,6 +175,13 @@ public actor AppStoreEmulator {
     /// Waits until no notification delivery is in flight or scheduled.
     public func waitForNotificationDeliveries() async {
         await dispatcher.waitUntilIdle()
+    }
+
+    /// Hands the Play side's published notifications to its push dispatcher and waits until
+    /// no push is in flight or scheduled.
+    public func waitForPlayNotificationDeliveries() async {
+        await play.sendPendingNotifications()
+        await playPushes.dispatcher.waitUntilIdle()
     }
 
     // MARK: State helpers

@@ -1,4 +1,5 @@
 import Foundation
+import PlayEmulator
 
 /// How an emulator instance is set up.
 public struct EmulatorConfiguration: Sendable {
@@ -31,6 +32,9 @@ public struct EmulatorConfiguration: Sendable {
     /// builds the absolute URLs it hands out (the Play service account's `token_uri`);
     /// `nil` builds them from each request's `Host` header.
     public var baseURL: URL?
+    /// Where and how the Play side pushes Real-time developer notifications; nowhere by
+    /// default.
+    public var playPush: PlayPushConfiguration
 
     /// Creates a configuration; the sample catalog and no notification URL by default.
     public init(
@@ -43,7 +47,8 @@ public struct EmulatorConfiguration: Sendable {
         timeScale: Double = 1,
         subscriptionTimeScale: Double = 1,
         runsSubscriptionClock: Bool = true,
-        baseURL: URL? = nil
+        baseURL: URL? = nil,
+        playPush: PlayPushConfiguration = PlayPushConfiguration()
     ) {
         self.dataDirectory = dataDirectory
         self.bundleId = bundleId
@@ -55,5 +60,6 @@ public struct EmulatorConfiguration: Sendable {
         self.subscriptionTimeScale = subscriptionTimeScale
         self.runsSubscriptionClock = runsSubscriptionClock
         self.baseURL = baseURL
+        self.playPush = playPush
     }
 }

@@ -7,18 +7,18 @@ extension PlayEmulator {
     /// The device side of a purchase, as the Play Billing Library reports it: the app's
     /// device `deviceId` buys `request.productId` at ``now``.
     ///
-    /// - Throws: ``PlayEmulatorError``: 404 `unknown_product`, 400 `not_a_one_time_product`,
-    ///   400 `invalid_request` (an empty or over-64-character obfuscated id, a quantity
-    ///   outside 1…100), 409 `item_already_owned` while the device holds an unconsumed
-    ///   purchase of the product (Play's `ITEM_ALREADY_OWNED`); the license key's error.
+    /// A subscription (``PlayProduct/subscriptionPeriod``) starts at once and renews on the
+    /// emulator's clock (``subscribe(deviceId:product:_:)``).
+    ///
+    /// - Throws: ``PlayEmulatorError``: 404 `unknown_product`, 400 `not_a_one_time_product`
+    ///   (a product the Play side does not sell), 400 `invalid_request` (an empty or
+    ///   over-64-character obfuscated id, a quantity outside 1…100, a pending or
+    ///   multi-quantity subscription), 409 `item_already_owned` while the device holds an
+    ///   unconsumed purchase of the product, or a live subscription to it (Play's
+    ///   `ITEM_ALREADY_OWNED`); the license key's error.
     public func purchase(deviceId: String, _ request: PlayDevicePurchaseRequest) throws -> PlayDevicePurchaseResult {
         guard let product = products(request.productId) else {
             throw PlayEmulatorError("unknown_product", "the catalog has no product \(request.productId)", status: 404)
-        }
-        guard product.isOneTime else {
-            throw PlayEmulatorError(
-                "not_a_one_time_product",
-                "\(request.productId) is a subscription; the Play side sells one-time products")
         }
         for (name, value) in [
             ("obfuscatedAccountId", request.obfuscatedAccountId), ("obfuscatedProfileId", request.obfuscatedProfileId),
@@ -26,6 +26,12 @@ extension PlayEmulator {
             if let value, value.isEmpty || value.count > 64 {
                 throw PlayEmulatorError("invalid_request", "\(name) must be 1 to 64 characters")
             }
+        }
+        if product.subscriptionPeriod != nil { return try subscribe(deviceId: deviceId, product: product, request) }
+        guard product.isOneTime else {
+            throw PlayEmulatorError(
+                "not_a_one_time_product",
+                "\(request.productId) is neither a one-time product nor an auto-renewing subscription")
         }
         let quantity = request.quantity ?? 1
         guard (1...100).contains(quantity) else {
@@ -50,6 +56,7 @@ extension PlayEmulator {
                     status: 409)
             }
             state.purchases[purchase.purchaseToken] = purchase
+            if !pending { publish(&state, oneTimeProduct: OneTimeProductNotificationType.purchased, of: purchase) }
         }
         return try Self.deviceResult(purchase, signedWith: licenseKey)
     }
@@ -59,13 +66,21 @@ extension PlayEmulator {
     static func deviceResult(
         _ purchase: PlayPurchase, signedWith licenseKey: _RSA.Signing.PrivateKey
     ) throws -> PlayDevicePurchaseResult {
-        let originalJson = try PlayBillingPurchaseJSON(purchase).json()
+        try deviceResult(PlayBillingPurchaseJSON(purchase), signedWith: licenseKey)
+    }
+
+    /// What the device holds of a purchase whose library JSON is `purchase`, signed with the
+    /// license key.
+    static func deviceResult(
+        _ purchase: PlayBillingPurchaseJSON, signedWith licenseKey: _RSA.Signing.PrivateKey
+    ) throws -> PlayDevicePurchaseResult {
+        let originalJson = try purchase.json()
         let signature = try licenseKey.signature(
             for: Insecure.SHA1.hash(data: Data(originalJson.utf8)), padding: .insecurePKCS1v1_5)
         let libraryState =
             switch purchase.purchaseState {
-            case PurchaseState.purchased: 1
-            case PurchaseState.pending: 2
+            case 0: 1
+            case 4: 2
             default: 0
             }
         return PlayDevicePurchaseResult(

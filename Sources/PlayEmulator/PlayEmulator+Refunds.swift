@@ -26,7 +26,7 @@ extension PlayEmulator {
                 let record = try purchase.refund(
                     quantity: nil, revoke: revoke, source: VoidedSource.developer, reason: VoidedReason.other,
                     now: self.now())
-                state.voided.append(record)
+                recordVoid(record, in: &state)
             } catch {
                 throw GoogleErrors.invalidPurchaseState()
             }
@@ -37,7 +37,8 @@ extension PlayEmulator {
     /// `purchases.voidedpurchases.list`: the purchases voided (refunded, charged back,
     /// revoked by Google) whose record the emulator made between `startTime` and `endTime`,
     /// in the order it made them, a page of at most `maxResults`. Quantity-based partial
-    /// refunds are listed only with `includeQuantityBasedPartialRefund`.
+    /// refunds are listed only with `includeQuantityBasedPartialRefund`, subscriptions only
+    /// with `type` 1.
     ///
     /// A `startTime` older than 30 days is read as 30 days ago, an `endTime` after now as
     /// now, as those are the bounds Google documents.
@@ -83,7 +84,9 @@ extension PlayEmulator {
             while index < state.voided.count {
                 let record = state.voided[index]
                 let recorded = PlayVoidedRecord.millis(record.recordedTime)
-                if (page.startTime...page.endTime).contains(recorded), page.partial || record.partialQuantity == nil {
+                if (page.startTime...page.endTime).contains(recorded), page.partial || record.partialQuantity == nil,
+                    page.type == 1 || !record.isSubscription
+                {
                     if listed.count == limit {
                         next = index
                         break

@@ -5,10 +5,13 @@ extension PlayEmulator {
     /// Google's three days to acknowledge a purchase, times ``periodScale``.
     public var acknowledgementWindow: TimeInterval { 3 * 86_400 * periodScale }
 
-    /// Applies Google's three-day rule up to ``now``: a paid purchase neither acknowledged
+    /// Applies Google's three-day rule up to ``now``, and moves the subscriptions there
+    /// (``settleSubscriptions(_:now:)``): a paid purchase neither acknowledged
     /// nor consumed within ``acknowledgementWindow`` of becoming paid is refunded and
     /// revoked (`purchaseState` 1) and recorded as voided by Google (`voidedSource` 2) for
     /// `voidedReason` 8, unacknowledged purchase, at the moment the window closed.
+    ///
+    /// Each void publishes its notification in the same change, so it is told exactly once.
     ///
     /// Nothing runs on a timer: every read or change of the state calls this first, under
     /// the state's lock, so the rule is exact at whatever moment anyone looks.
@@ -34,6 +37,9 @@ extension PlayEmulator {
                     voidedTime: deadline, recordedTime: now, source: VoidedSource.google,
                     reason: VoidedReason.unacknowledgedPurchase, partialQuantity: nil))
         }
-        state.voided += expired.sorted { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }
+        for record in expired.sorted(by: { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }) {
+            recordVoid(record, in: &state)
+        }
+        settleSubscriptions(&state, now: now)
     }
 }

@@ -5,17 +5,21 @@ import PlaySigning
 import Synchronization
 import _CryptoExtras
 
-/// The Google Play side of the emulator: it sells the catalog's one-time products to
-/// simulated devices the way the Play Billing Library reports them, issues a service
-/// account and exchanges its OAuth 2.0 JWT assertions for access tokens, and answers the
-/// Android Publisher API v3's `purchases.products` get, acknowledge and consume,
-/// `orders.refund` and `purchases.voidedpurchases.list`. Pending purchases complete or are
-/// canceled from the device side, and Google's three-day rule voids a purchase left
-/// unacknowledged, on the injected clock ``now``, without any timer.
+/// The Google Play side of the emulator: it sells the catalog's one-time products and
+/// auto-renewing subscriptions to simulated devices the way the Play Billing Library
+/// reports them, issues a service account and exchanges its OAuth 2.0 JWT assertions for
+/// access tokens, and answers the Android Publisher API v3's `purchases.products` get,
+/// acknowledge and consume, `purchases.subscriptionsv2` get, cancel and revoke,
+/// `purchases.subscriptions` acknowledge and cancel, `orders.refund` and
+/// `purchases.voidedpurchases.list`. Pending purchases complete or are canceled from the
+/// device side, subscriptions renew, and Google's three-day rule voids a purchase left
+/// unacknowledged, on the injected clock ``now``, without any timer. Each of these changes
+/// publishes a Real-time developer notification, pushed as Pub/Sub does (an envelope with
+/// an OIDC token this emulator signs) through the ``PlayPushSink`` attached to it.
 ///
-/// Its RSA keys (the service account's and the app's license key) are made on first use,
-/// never at start, and kept in the data directory. Purchases and voided records are saved
-/// there too after every change (``PlayStateFile``) and read back at start; access tokens
+/// Its RSA keys (the service account's, the app's license key and the push-signing key)
+/// are made on first use, never at start, and kept in the data directory. Purchases,
+/// subscriptions, voided records and undelivered notifications are saved there too after every change (``PlayStateFile``) and read back at start; access tokens
 /// live in memory only. Safe from any thread: all state is behind one mutex, and no call holds it
 /// across a suspension.
 public final class PlayEmulator: Sendable {
@@ -41,6 +45,12 @@ public final class PlayEmulator: Sendable {
     let products: @Sendable (String) -> PlayProduct?
     let serviceAccountKey: LazyRSAKey
     let licenseKey: LazyRSAKey
+    /// Signs the pushes' OIDC tokens (Google's role in Pub/Sub push authentication).
+    let pushSigningKey: LazyRSAKey
+    /// Where pushes are sent and how they are authenticated.
+    let push = Mutex(PlayPushConfiguration())
+    /// What delivers the pushes, once attached.
+    let pushSink = Mutex<(any PlayPushSink)?>(nil)
     let state: Mutex<PlayState>
     let stateFile: PlayStateFile
 
@@ -48,7 +58,8 @@ public final class PlayEmulator: Sendable {
     ///
     /// - Parameters:
     ///   - dataDirectory: where the keys (`play-service-account-key.pem`,
-    ///     `play-license-key.pem`) and the purchases and voided records (`play-state.json`,
+    ///     `play-license-key.pem`, `play-push-signing-key.pem`), the notifications not yet
+    ///     delivered and the purchases and voided records (`play-state.json`,
     ///     ``PlayStateFile``) are kept; `nil` keeps them in memory. The saved state is
     ///     read here; the keys are made or read on first use.
     ///   - baseURL: the emulator's base URL as clients reach it, for the service account's
@@ -72,13 +83,16 @@ public final class PlayEmulator: Sendable {
         self.products = products
         serviceAccountKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-service-account-key.pem"))
         licenseKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-license-key.pem"))
+        pushSigningKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-push-signing-key.pem"))
         stateFile = PlayStateFile(dataDirectory: dataDirectory)
         state = Mutex(try stateFile.load())
     }
 
     /// The file names of the keys in the data directory, for tools that provide keys
     /// before the first start.
-    public static let keyFileNames = ["play-service-account-key.pem", "play-license-key.pem"]
+    public static let keyFileNames = [
+        "play-service-account-key.pem", "play-license-key.pem", "play-push-signing-key.pem",
+    ]
 
     /// `base` (or ``baseURL`` when configured) with `/token`: the service account's `token_uri`.
     func tokenURI(requestBase base: String) -> String {
@@ -86,9 +100,9 @@ public final class PlayEmulator: Sendable {
         return (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/token"
     }
 
-    /// The service account's key id: the first 40 hex digits of SHA-256 of its public key,
-    /// stable for the key.
-    func serviceAccountKeyId(_ key: _RSA.Signing.PrivateKey) -> String {
+    /// A key's id (the service account's, the push key's): the first 40 hex digits of
+    /// SHA-256 of its public key, stable for the key.
+    func keyId(of key: _RSA.Signing.PrivateKey) -> String {
         String(
             SHA256.hash(data: key.publicKey.derRepresentation).map { String(format: "%02x", $0) }.joined().prefix(40))
     }
@@ -100,7 +114,7 @@ public final class PlayEmulator: Sendable {
     public func serviceAccount(requestBase: String) throws -> ServiceAccountKey {
         let key = try serviceAccountKey.get()
         return ServiceAccountKey(
-            projectId: "storekeeper-emulator", privateKeyId: serviceAccountKeyId(key),
+            projectId: "storekeeper-emulator", privateKeyId: keyId(of: key),
             privateKey: RSAKeyPEM.pkcs8PEM(of: key), clientEmail: Self.clientEmail, clientId: "100000000000000000001",
             authUri: "https://accounts.google.com/o/oauth2/auth", tokenUri: tokenURI(requestBase: requestBase),
             authProviderX509CertUrl: "https://www.googleapis.com/oauth2/v1/certs",
@@ -115,7 +129,7 @@ public final class PlayEmulator: Sendable {
     /// - Throws: The key's generation or loading error.
     public func serviceAccountKeySet() throws -> JSONWebKeySet {
         let key = try serviceAccountKey.get()
-        return JSONWebKeySet(keys: [try JSONWebKey(publicKey: key.publicKey, kid: serviceAccountKeyId(key))])
+        return JSONWebKeySet(keys: [try JSONWebKey(publicKey: key.publicKey, kid: keyId(of: key))])
     }
 
     /// The app's license key's public half, base64 DER SubjectPublicKeyInfo, as the Play

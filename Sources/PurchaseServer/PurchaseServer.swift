@@ -3,9 +3,11 @@ import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
 import Foundation
+import GooglePlayAPI
 import Hummingbird
 import Ledger
 import Logging
+import PlayModel
 import ServiceLifecycle
 
 /// The game's purchase backend: orders, verification, exactly-once delivery, App Store
@@ -32,6 +34,10 @@ public struct PurchaseServer: Sendable {
     let intake: NotificationIntake
     let deliverer: PurchaseDeliverer
     let serverAPIClient: AppStoreServerAPIClient?
+    /// Consumes and acknowledges Play purchases at Google; `nil` while Play is off.
+    let playAcknowledger: PlayAcknowledger?
+    /// Takes Google Play's pushed notifications; `nil` while Play is off.
+    let playIntake: PlayNotificationIntake?
     let outboxWorker: OutboxWorker?
     let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
@@ -53,13 +59,18 @@ public struct PurchaseServer: Sendable {
     ///   - httpTransport: how Apple (verifyReceipt, the Server API) and the webhook are reached.
     ///   - metrics: where to count.
     ///   - logger: where to log; receipts, tokens and keys are never logged.
+    ///   - playServiceAccount: the Google Play service account to call Google with instead
+    ///     of the configuration's (the dev stack's emulator makes its key when first asked);
+    ///     `nil` reads ``GooglePlaySettings/serviceAccountFile`` or
+    ///     ``GooglePlaySettings/serviceAccount``. Either is read on first use.
     public init(
         configuration: ServerConfiguration,
         store: any LedgerStore,
         trustRoots: TrustRoots = .apple,
         httpTransport: any HTTPTransport = AsyncHTTPClientTransport(),
         metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "storekeeper")
+        logger: Logger = Logger(label: "storekeeper"),
+        playServiceAccount: (@Sendable () throws -> ServiceAccountKey)? = nil
     ) throws {
         let problems = configuration.validationProblems()
         guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "; ")) }
@@ -116,9 +127,26 @@ public struct PurchaseServer: Sendable {
             store: store, catalog: configuration.catalog, deploymentEnvironment: configuration.deploymentEnvironment,
             finisher: finisher, metrics: metrics, logger: logger)
         self.deliverer = deliverer
+        let play = configuration.googlePlay.map { settings in
+            let client = Self.playClient(settings, serviceAccount: playServiceAccount, transport: httpTransport)
+            return (
+                verifier: PlayPurchaseVerifier(client: client, allowedEnvironments: allowed),
+                acknowledger: PlayAcknowledger(
+                    client: client, store: store, catalog: configuration.catalog, metrics: metrics, logger: logger)
+            )
+        }
+        self.playAcknowledger = play?.acknowledger
+        if let settings = configuration.googlePlay, let play {
+            self.playIntake = PlayNotificationIntake(
+                authenticator: Self.pushAuthenticator(settings, transport: httpTransport),
+                packageName: settings.packageName, verifier: play.verifier, acknowledger: play.acknowledger,
+                deliverer: deliverer, store: store, logger: logger)
+        } else {
+            self.playIntake = nil
+        }
         self.desk = PurchaseDesk(
             store: store, catalog: configuration.catalog, orderLifetime: configuration.orderLifetimeSeconds,
-            verifier: verifier, deliverer: deliverer)
+            verifier: verifier, deliverer: deliverer, play: play)
         self.restoreDesk = RestoreDesk(
             store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
             policy: configuration.restoreTransferPolicy)
@@ -141,13 +169,37 @@ public struct PurchaseServer: Sendable {
         }
     }
 
-    /// The reconciler, when the App Store Server API is configured.
+    /// The Play Developer API client for `settings`, its token source reading
+    /// `serviceAccount` (or the settings' key) on first use: a key that cannot be read
+    /// answers reports `play_unavailable` (``ServerConfiguration/startupProblems()``, which
+    /// `serve` checks, refuses to start with it).
+    private static func playClient(
+        _ settings: GooglePlaySettings, serviceAccount: (@Sendable () throws -> ServiceAccountKey)?,
+        transport: any HTTPTransport
+    ) -> GooglePlayDeveloperAPIClient {
+        let account = serviceAccount ?? { try settings.resolvedServiceAccount() }
+        return GooglePlayDeveloperAPIClient(
+            baseURL: settings.apiBaseURL, packageName: settings.packageName,
+            tokens: GoogleAccessTokenSource(serviceAccount: account, transport: transport), transport: transport,
+            timeout: settings.timeoutSeconds)
+    }
+
+    /// The check of Google's push tokens, when the settings name the audience and the
+    /// service account pushes must carry.
+    private static func pushAuthenticator(
+        _ settings: GooglePlaySettings, transport: any HTTPTransport
+    ) -> GooglePushAuthenticator? {
+        guard let audience = settings.pushAudience, let email = settings.pushEmail else { return nil }
+        return GooglePushAuthenticator(
+            keys: GooglePushKeys(url: settings.certsURL, transport: transport), audience: audience, email: email)
+    }
+
+    /// The reconciler, when the App Store Server API or Google Play is configured.
     public var reconciler: Reconciler? {
-        serverAPIClient.map {
-            Reconciler(
-                client: $0, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
-                holder: reconcilerLeaseHolder, gate: reconcilerGate)
-        }
+        guard serverAPIClient != nil || playAcknowledger != nil else { return nil }
+        return Reconciler(
+            client: serverAPIClient, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
+            holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger)
     }
 
     /// Posts every due webhook message once (the outbox worker's pass); returns how many

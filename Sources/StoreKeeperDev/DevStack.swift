@@ -8,6 +8,8 @@ import HTTPRouting
 import Hummingbird
 import Ledger
 import Logging
+import PlayEmulator
+import PlayModel
 import PurchaseServer
 import ServiceLifecycle
 import SupportConsole
@@ -20,9 +22,11 @@ import SupportConsole
 /// deployment would: instance 0 shares its port with the emulator and receives Apple's
 /// notifications; each instance runs its own background jobs.
 ///
-/// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…`,
-/// which the stack's transport sends to the emulator on the same port; the emulator posts
-/// notifications to the server's intake. The server trusts the emulator's roots besides
+/// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…` and
+/// "Google" (the token endpoint, the Play Developer API, the push keys) at
+/// `http://play.dev/…`, which the stack's transport sends to the emulator on the same port;
+/// the emulator posts notifications (Apple's, and Google Play's Pub/Sub pushes) to the
+/// server's intake. The server trusts the emulator's roots besides
 /// Apple's: never build one outside development and tests.
 public final class DevStack: Sendable {
     /// The emulated App Store.
@@ -132,7 +136,32 @@ public final class DevStack: Sendable {
         if configuration.revocationCheck.url == nil {
             configuration.revocationCheck.url = URL(string: "http://apple.dev/emulator/v1/ocsp")
         }
+        // Play sells the same catalog under the bundle id; the service account is the
+        // emulator's, passed to the server on its own (``playServiceAccount``).
+        var play = base.googlePlay ?? GooglePlaySettings(packageName: emulator.configuration.bundleId)
+        play.packageName = emulator.configuration.bundleId
+        play.apiBaseURL = playBase
+        play.serviceAccount = nil
+        play.serviceAccountFile = nil
+        play.pushAudience = playPushAudience
+        play.pushEmail = PlayEmulator.defaultPushServiceAccountEmail
+        play.certsURL = playBase.appendingPathComponent("emulator/v1/play/certs")
+        configuration.googlePlay = play
         return configuration
+    }
+
+    /// Where the server reaches the emulator's Play side: the stack's transport sends
+    /// `play.dev` to the emulator's port with `Host: play.dev`, so the service account the
+    /// emulator issues for this base (`token_uri` `http://play.dev/token`) is the one its
+    /// token endpoint expects assertions for.
+    static let playBase = URL(string: "http://play.dev")!
+    /// The `aud` of the emulator's Pub/Sub pushes, which the server requires.
+    static let playPushAudience = "https://play.dev/v1/notifications/google"
+
+    /// The emulator's service account for ``playBase``. Made on first use: its RSA key takes
+    /// seconds to generate in a debug build, which no server start waits for.
+    private static func playServiceAccount(_ emulator: AppStoreEmulator) -> @Sendable () throws -> ServiceAccountKey {
+        { try emulator.play.serviceAccount(requestBase: playBase.absoluteString) }
     }
 
     /// Starts server instance `instance` with the support console (when the configuration
@@ -143,21 +172,24 @@ public final class DevStack: Sendable {
         try await store.migrate()
         let state = state
         let apple = AsyncHTTPClientTransport(client: appleClient, timeout: settings.appleTimeoutSeconds)
+        let interceptor = settings.interceptor
         let transport = ClosureHTTPTransport { request in
+            if let interceptor, let answer = try await interceptor(request) { return answer }
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-            if components?.host == "apple.dev" {
+            var redirected = request
+            if let host = components?.host, host == "apple.dev" || host == Self.playBase.host {
                 components?.scheme = "http"
                 components?.host = "127.0.0.1"
                 components?.port = await state.port(instance: 0)
+                if host == Self.playBase.host { redirected.headers["Host"] = host }
             }
-            var redirected = request
             redirected.url = components?.url ?? request.url
             return try await apple.send(redirected)
         }
         let server = try PurchaseServer(
             configuration: configuration, store: store,
             trustRoots: TrustRoots(TrustRoots.apple.certificates + emulator.trustRoots.certificates),
-            httpTransport: transport, logger: settings.logger)
+            httpTransport: transport, logger: settings.logger, playServiceAccount: Self.playServiceAccount(emulator))
         let router = Router(context: StoreKeeperRequestContext.self)
         server.addRoutes(to: router)
         if configuration.console.enabled {
@@ -203,6 +235,11 @@ public final class DevStack: Sendable {
         guard instance == 0 else { return }
         await emulator.setNotificationURL(
             settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/apple") : nil)
+        // Google Play's pushes go to the server's intake too, their OIDC token for the
+        // audience the server expects.
+        let google = settings.sendsNotifications ? URL(string: "http://127.0.0.1:\(port)/v1/notifications/google") : nil
+        try await emulator.play.setPushConfiguration(
+            PlayPushConfiguration(url: google, audience: Self.playPushAudience))
     }
 
     private func stopServer(instance: Int) async throws {

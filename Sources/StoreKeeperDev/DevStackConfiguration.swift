@@ -1,3 +1,4 @@
+import AppStoreAPI
 import AppStoreEmulator
 import Foundation
 import HTTPRouting
@@ -37,6 +38,9 @@ public struct DevStackConfiguration: Sendable {
     /// answers `apple_unavailable`: short, so a restart is not held by a call to the stack's
     /// own closing port; tests on a saturated machine give it longer.
     public var appleTimeoutSeconds: TimeInterval
+    /// Sees every request the server sends to "Apple" or "Google" (the emulator) first: it
+    /// answers one itself (a test's fault) or returns `nil` to let it through.
+    public var interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)?
     /// How many server instances run on the database (PostgreSQL for more than one):
     /// instance 0 on ``port`` beside the emulator, the others on free ports of their own.
     public var instances: Int
@@ -56,6 +60,7 @@ public struct DevStackConfiguration: Sendable {
         runsBackgroundServices: Bool = true,
         handlesSignals: Bool = false,
         appleTimeoutSeconds: TimeInterval = 3,
+        interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)? = nil,
         instances: Int = 1,
         logger: Logger = Logger(label: "storekeeper")
     ) {
@@ -70,6 +75,7 @@ public struct DevStackConfiguration: Sendable {
         self.runsBackgroundServices = runsBackgroundServices
         self.handlesSignals = handlesSignals
         self.appleTimeoutSeconds = appleTimeoutSeconds
+        self.interceptor = interceptor
         self.instances = instances
         self.logger = logger
     }

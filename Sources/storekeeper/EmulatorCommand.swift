@@ -2,6 +2,7 @@ import AppStoreEmulator
 import ArgumentParser
 import Foundation
 import Hummingbird
+import PlayEmulator
 
 /// `storekeeper emulator`: runs the offline App Store over HTTP.
 struct EmulatorCommand: AsyncParsableCommand {
@@ -36,6 +37,18 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Where to POST App Store Server Notifications V2.")
     var notificationURL: String?
 
+    @Option(help: "Where to push Google Play's Real-time developer notifications (Pub/Sub push).")
+    var playPushURL: String?
+
+    @Option(help: "The audience of the pushes' OIDC token; the push URL by default.")
+    var playPushAudience: String?
+
+    @Option(
+        help:
+            "The service account email of the pushes' OIDC token; storekeeper-push@storekeeper-emulator.iam.gserviceaccount.com by default."
+    )
+    var playPushEmail: String?
+
     @Option(help: "The app-specific shared secret verifyReceipt checks.")
     var sharedSecret: String?
 
@@ -64,6 +77,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")
         }
+        if let problem = playPush.problem { throw ValidationError("--play-push: \(problem)") }
     }
 
     /// ``publicURL``, or `http://HOSTNAME:PORT` when that names one address and port;
@@ -72,6 +86,12 @@ struct EmulatorCommand: AsyncParsableCommand {
         if let publicURL { return URL(string: publicURL) }
         guard port != 0, !["0.0.0.0", "::", "[::]"].contains(hostname) else { return nil }
         return URL(string: "http://\(hostname.contains(":") ? "[\(hostname)]" : hostname):\(port)")
+    }
+
+    /// The Play push options as a configuration.
+    var playPush: PlayPushConfiguration {
+        PlayPushConfiguration(
+            url: playPushURL.flatMap(URL.init(string:)), audience: playPushAudience, serviceAccountEmail: playPushEmail)
     }
 
     func run() async throws {
@@ -84,7 +104,8 @@ struct EmulatorCommand: AsyncParsableCommand {
                 sharedSecret: sharedSecret,
                 timeScale: timeScale,
                 subscriptionTimeScale: subscriptionTimeScale,
-                baseURL: baseURL
+                baseURL: baseURL,
+                playPush: playPush
             )
         )
         let router = Router()
@@ -98,6 +119,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         print("  device API:     http://\(hostname):\(port)/emulator/v1/devices/{deviceId}/purchases")
         print("  trust roots:    GET  http://\(hostname):\(port)/emulator/v1/roots")
         print("  Google Play:    GET  http://\(hostname):\(port)/emulator/v1/play/service-account")
+        print("  Play push keys: GET  http://\(hostname):\(port)/emulator/v1/play/certs")
         try await app.runService()
         await emulator.shutdown()
     }

@@ -32,7 +32,8 @@ struct ReconcileCommand: AsyncParsableCommand {
                 configuration: configuration, store: store, logger: Logger(label: "storekeeper"))
             guard let reconciler = server.reconciler else {
                 throw ValidationError(
-                    "the App Store Server API is not configured (appStoreServerAPI or STOREKEEPER_APPLE_API_*)")
+                    "neither the App Store Server API (appStoreServerAPI or STOREKEEPER_APPLE_API_*) nor Google Play "
+                        + "(googlePlay or STOREKEEPER_GOOGLE_PLAY_PACKAGE_NAME) is configured")
             }
             report = try await reconciler.run()
             try await store.close()
@@ -56,7 +57,8 @@ struct ReconcileCommand: AsyncParsableCommand {
                     + "\(report.processed) processed now, \(report.duplicates) already processed, "
                     + "\(report.rejected) rejected; \(report.subscriptionsChecked) lapsed subscriptions checked, "
                     + "\(report.subscriptionsUpdated) updated, \(report.subscriptionFailures) failed, "
-                    + "\(report.subscriptionsPostponed) postponed")
+                    + "\(report.subscriptionsPostponed) postponed; \(report.playAcknowledged) of "
+                    + "\(report.playUnacknowledged) Google Play purchases consumed or acknowledged")
         }
     }
 

@@ -46,6 +46,36 @@ struct NotificationDispatcherTests {
         await dispatcher.shutdown()
     }
 
+    @Test("a dispatcher for Pub/Sub pushes posts the body as given and counts its 2xx as delivered")
+    func anotherBodyAndOtherAcknowledgingStatuses() async throws {
+        let transport = FakeTransport { index in .response(statusCode: [202, 500, 204][index]) }
+        let log = AttemptLog()
+        let dispatcher = NotificationDispatcher(
+            url: url, transport: transport, timeScale: 0.00001, schedule: .pubSubPush,
+            acknowledgingStatusCodes: [102, 200, 201, 202, 204], onAttempt: log.record)
+        let body = Data(#"{"message":{},"subscription":"s"}"#.utf8)
+        #expect(await dispatcher.submit(uuid: "m-1", body: body) == .scheduled)
+        await dispatcher.waitUntilIdle()
+        #expect(await dispatcher.submit(uuid: "m-2", body: body) == .scheduled)
+        await dispatcher.waitUntilIdle()
+
+        #expect(await transport.posts.map(\.body) == [body, body, body])
+        let attempts = await log.attempts
+        #expect(attempts.map(\.notificationUUID) == ["m-1", "m-2", "m-2"])
+        #expect(attempts.map(\.sendAttemptResult) == [.success, .unsuccessfulHTTPResponseCode, .success])
+        #expect(attempts.map(\.statusCode) == [202, 500, 204])
+        await dispatcher.shutdown()
+    }
+
+    @Test("Pub/Sub's schedule: 10 s doubling to 600 s, within the 7 days a message is kept")
+    func thePubSubSchedule() {
+        let intervals = NotificationRetrySchedule.pubSubPush.retryIntervals
+        #expect(Array(intervals.prefix(8)) == [10, 20, 40, 80, 160, 320, 600, 600].map { Duration.seconds($0) })
+        let total = intervals.reduce(Duration.zero, +)
+        #expect(total <= .seconds(7 * 86_400))
+        #expect(total > .seconds(7 * 86_400 - 600))
+    }
+
     @Test("no attempt is made before beforeSending returns (the emulator's journal on disk)")
     func theFirstAttemptWaitsForBeforeSending() async throws {
         let transport = FakeTransport()

@@ -39,10 +39,14 @@ struct PlayFixture {
                 dataDirectory: directory, timeScale: 0.00001, runsSubscriptionClock: false, baseURL: baseURL))
     }
 
-    /// Runs `body` with the emulator on a free port; removes the data directory afterwards.
-    func live(_ body: @Sendable (_ client: PlayClient) async throws -> Void) async throws {
+    /// Runs `body` with the emulator on a free port, beside `inbox`'s push endpoint when
+    /// given; removes the data directory afterwards.
+    func live(
+        inbox: PushInbox? = nil, _ body: @Sendable (_ client: PlayClient) async throws -> Void
+    ) async throws {
         let router = Router()
         emulator.addRoutes(to: router)
+        inbox?.addRoute(to: router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         defer { try? FileManager.default.removeItem(at: directory) }
         try await app.test(.live) { client in

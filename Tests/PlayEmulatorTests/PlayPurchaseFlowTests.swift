@@ -141,9 +141,10 @@ import _CryptoExtras
             let (unknown, error) = try await play.call(.post, path, json: PlayDevicePurchaseRequest(productId: "nope"))
             #expect(unknown == .notFound)
             #expect(error["error"] as? String == "unknown_product")
-            let (subscription, _) = try await play.call(
-                .post, path, json: PlayDevicePurchaseRequest(productId: "vip.monthly"))
-            #expect(subscription == .badRequest)
+            let (nonRenewing, refused) = try await play.call(
+                .post, path, json: PlayDevicePurchaseRequest(productId: "seasonpass"))
+            #expect(nonRenewing == .badRequest)
+            #expect(refused["error"] as? String == "not_a_one_time_product")
             let (long, _) = try await play.call(
                 .post, path,
                 json: PlayDevicePurchaseRequest(

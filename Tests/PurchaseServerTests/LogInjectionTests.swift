@@ -15,7 +15,9 @@ struct LogInjectionTests {
     static let forged = "1\n2026-11-28T13:09:00+0000 critical storekeeper: FORGED LINE\r\u{1B}[2J\u{202E}\u{2028}x"
 
     /// The fields whose values are identifiers (and the maps whose keys are).
-    static let identifierFields: Set<String> = ["playerId", "orderId", "transactionId", "productId", "idempotencyKey"]
+    static let identifierFields: Set<String> = [
+        "playerId", "orderId", "transactionId", "productId", "idempotencyKey", "purchaseToken",
+    ]
     static let identifierMaps: Set<String> = ["grants", "spent", "items"]
 
     @Test("every string a route takes: identifiers refused, the rest logged within its line")
@@ -42,6 +44,7 @@ struct LogInjectionTests {
                 [
                     #"{"orderId":"\#(order.orderId)","signedTransaction":"\#(signed)"}"#,
                     #"{"orderId":"\#(order.orderId)","receipt":"AAAA","transactionId":"\#(transactionId)"}"#,
+                    #"{"googlePlay":{"productId":"coins100","purchaseToken":"token-1","orderId":"GPA.1234-5678-9012-34567"}}"#,
                 ], []
             ),
             "POST /v1/purchases/restore": (player, [#"{"signedTransactions":["\#(signed)"]}"#], []),
@@ -58,6 +61,9 @@ struct LogInjectionTests {
                 ], []
             ),
             "POST /v1/notifications/apple": (nil, [#"{"signedPayload":"a.b.c"}"#], []),
+            "POST /v1/notifications/google": (
+                nil, [#"{"message":{"data":"e30=","messageId":"1","publishTime":"t"},"subscription":"s"}"#], []
+            ),
             "GET /v1/admin/players/{playerId}/timeline": (admin, [], ["cursor", "limit"]),
             "GET /v1/admin/players/{playerId}/entitlements": (admin, [], []),
             "GET /v1/admin/players/{playerId}/orders": (admin, [], ["cursor", "limit"]),
@@ -69,6 +75,7 @@ struct LogInjectionTests {
                 admin, [#"{"consumptionPercentage":50000,"reportedBy":"game"}"#, #"{"spent":{"coins":1}}"#], []
             ),
             "GET /v1/admin/orders/{orderId}": (admin, [], []),
+            "GET /v1/admin/google-play/purchases/{purchaseToken}": (admin, [], []),
             "POST /v1/admin/grants": (
                 admin, [#"{"playerId":"alice","grants":{"coins":1},"reason":"r","actor":"sam"}"#], []
             ),
@@ -82,7 +89,9 @@ struct LogInjectionTests {
         #expect(documented == Set(routes.keys), "routes not covered: \(documented.symmetricDifference(routes.keys))")
 
         let hostilePath = Self.forged.utf8.map { String(format: "%%%02X", $0) }.joined()
-        let values = ["playerId": "alice", "orderId": order.orderId, "transactionId": transactionId]
+        let values = [
+            "playerId": "alice", "orderId": order.orderId, "transactionId": transactionId, "purchaseToken": "token-1",
+        ]
         var sent = 0
         for (operation, route) in routes.sorted(by: { $0.key < $1.key }) {
             let parts = operation.split(separator: " ")

@@ -22,6 +22,7 @@ struct OpenAPIDocumentTests {
         Operation(path: "/metrics", method: "get"),
         Operation(path: "/v1/products", method: "get"),
         Operation(path: "/v1/notifications/apple", method: "post"),
+        Operation(path: "/v1/notifications/google", method: "post"),
     ]
 
     @Test func isAnOpenAPI3Document() throws {

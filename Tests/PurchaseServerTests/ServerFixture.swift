@@ -1,3 +1,4 @@
+import AppStoreAPI
 import AppStoreEmulator
 import AppStoreModel
 import AsyncHTTPClient
@@ -7,6 +8,8 @@ import Ledger
 import LedgerTestSupport
 import Logging
 import NIOCore
+import PlayEmulator
+import PlaySigning
 import PurchaseServer
 import StoreKeeperDev
 
@@ -26,18 +29,33 @@ final class ServerFixture: Sendable {
     let webhook = WebhookRecorder()
     private let emulatorDirectory: URL
 
+    /// The emulator's Play keys (service account, license), made once per test process:
+    /// RSA-2048 takes seconds to generate in a debug build.
+    static let playKeyPEMs = Result {
+        try PlayEmulator.keyFileNames.map { _ in RSAKeyPEM.pkcs8PEM(of: try RSAKeyPEM.generate()) }
+    }
+
     /// Starts everything. `notifications: false` keeps the emulator from posting
     /// notifications (they stay in its history, for the reconciler); `logger` is what the
-    /// server and the emulator log to (warnings and worse to standard error by default).
+    /// server and the emulator log to (warnings and worse to standard error by default);
+    /// `playKeys` gives the emulator's Play side the process's keys before it starts;
+    /// `interceptor` sees the server's requests to the emulator first (a fault).
     init(
         _ kind: StoreKind,
         notifications: Bool = true,
         logger: Logger? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        playKeys: Bool = false,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)? = nil
     ) async throws {
         self.kind = kind
         database = try await kind.makeDatabase()
         emulatorDirectory = try TestEmulatorDirectory.make("server-emulator")
+        if playKeys {
+            for (name, pem) in zip(PlayEmulator.keyFileNames, try Self.playKeyPEMs.get()) {
+                try pem.write(to: emulatorDirectory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
+        }
         var configuration = ServerConfiguration(
             deploymentEnvironment: .sandbox,
             allowedEnvironments: [.sandbox, .production],
@@ -58,7 +76,8 @@ final class ServerFixture: Sendable {
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
                 notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute,
-                runsBackgroundServices: false, appleTimeoutSeconds: Self.appleTimeoutSeconds, logger: logger))
+                runsBackgroundServices: false, appleTimeoutSeconds: Self.appleTimeoutSeconds,
+                interceptor: interceptor, logger: logger))
     }
 
     var emulator: AppStoreEmulator { stack.emulator }

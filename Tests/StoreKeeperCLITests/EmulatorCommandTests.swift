@@ -9,6 +9,26 @@ struct EmulatorCommandTests {
             ["emulator", "--port", "\(port)", "--data-dir", dataDir.path, "--time-scale", "0.0001"], port: port)
     }
 
+    /// The Play push options reach the emulator: `GET /emulator/v1/play/push` reads them back.
+    @Test func thePlayPushOptionsConfigureThePushes() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let port = LoopbackPort.unused()
+        let server = try ChildServer(
+            [
+                "emulator", "--port", "\(port)", "--data-dir", dataDir.path, "--play-push-url",
+                "http://127.0.0.1:9/v1/notifications/google", "--play-push-audience", "storekeeper",
+                "--play-push-email", "rtdn@example.iam.gserviceaccount.com",
+            ], port: port)
+        defer { server.terminate() }
+        try await server.waitUntilServing("/emulator/v1/roots")
+        let (status, push) = try await server.request("GET", "/emulator/v1/play/push")
+        #expect(status == 200)
+        #expect(push["url"] as? String == "http://127.0.0.1:9/v1/notifications/google")
+        #expect(push["audience"] as? String == "storekeeper")
+        #expect(push["serviceAccountEmail"] as? String == "rtdn@example.iam.gserviceaccount.com")
+    }
+
     @Test func servesAppleAndDeviceEndpointsAndKeepsStateAcrossRestarts() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDir) }

@@ -84,6 +84,6 @@ struct ServeCommandTests {
             "reconcile", "--config", config.path, "--database", "sqlite:\(directory.path)/ledger.sqlite",
         ])
         #expect(output.status == 2)
-        #expect(output.stderr.contains("App Store Server API is not configured"))
+        #expect(output.stderr.contains("neither the App Store Server API"))
     }
 }

@@ -17,11 +17,19 @@ public struct HTTPNotificationTransport: NotificationTransport {
     /// How long one request may take, connection included, before it counts as
     /// ``SendAttemptResult/timedOut``.
     public let timeout: Duration
+    /// The extra headers of a request to a URL, made afresh for every request (a Pub/Sub
+    /// push's `Authorization` carries a token signed for its URL); none by default.
+    public let headers: @Sendable (URL) -> [String: String]
 
-    /// Creates a transport on `client` with a per-request `timeout`.
-    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(10)) {
+    /// Creates a transport on `client` with a per-request `timeout` and each request's
+    /// extra `headers`.
+    public init(
+        client: HTTPClient = .shared, timeout: Duration = .seconds(10),
+        headers: @escaping @Sendable (URL) -> [String: String] = { _ in [:] }
+    ) {
         self.client = client
         self.timeout = timeout
+        self.headers = headers
     }
 
     /// The request timeout for a dispatcher running at `timeScale`: Apple's 10 seconds at the
@@ -42,12 +50,13 @@ public struct HTTPNotificationTransport: NotificationTransport {
         return configuration
     }
 
-    /// POSTs `body` as `application/json` to `url`; the response body is read and
-    /// discarded.
+    /// POSTs `body` as `application/json` to `url` with ``headers``; the response body is
+    /// read and discarded.
     public func post(_ body: Data, to url: URL) async -> NotificationDeliveryResult {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers(url) { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
             let response = try await client.execute(request, timeout: timeAmount(timeout))

@@ -15,6 +15,10 @@ import Foundation
 /// ``submit(uuid:signedPayload:attemptsMade:lastAttempt:)`` resumes an undelivered
 /// notification on its schedule. ``NotificationFaults`` drop, duplicate or delay sends.
 ///
+/// The Play side's Pub/Sub pushes go through a dispatcher of their own, made with another
+/// body (``submit(uuid:body:attemptsMade:lastAttempt:)``), the statuses that acknowledge a
+/// push and ``NotificationRetrySchedule/pubSubPush``.
+///
 /// Call ``shutdown()`` when done: pending retries keep the dispatcher alive until then.
 public actor NotificationDispatcher {
     /// What ``submit(uuid:signedPayload:attemptsMade:lastAttempt:)`` did with a notification.
@@ -44,6 +48,8 @@ public actor NotificationDispatcher {
     public nonisolated let timeScale: Double
     /// The retry schedule.
     public nonisolated let schedule: NotificationRetrySchedule
+    /// The HTTP statuses that count as delivered: Apple's 200 only, Pub/Sub's 2xx.
+    public nonisolated let acknowledgingStatusCodes: Set<Int>
 
     private let transport: any NotificationTransport
     private let clock: any NotificationClock
@@ -71,6 +77,8 @@ public actor NotificationDispatcher {
     ///   - faults: The faults to inject.
     ///   - schedule: The retry schedule; Apple's by default.
     ///   - clock: The time source; the system clock by default.
+    ///   - acknowledgingStatusCodes: The HTTP statuses that count as delivered; Apple's 200
+    ///     by default.
     ///   - onAttempt: Receives every attempt.
     ///   - beforeSending: Awaited before a notification's first attempt; when it throws, the
     ///     delivery ends without an attempt. The emulator waits there for its journal, so
@@ -82,6 +90,7 @@ public actor NotificationDispatcher {
         faults: NotificationFaults = .none,
         schedule: NotificationRetrySchedule = .apple,
         clock: any NotificationClock = SystemNotificationClock(),
+        acknowledgingStatusCodes: Set<Int> = [200],
         onAttempt: @escaping AttemptHandler = { _ in },
         beforeSending: @escaping @Sendable () async throws -> Void = {}
     ) {
@@ -93,6 +102,7 @@ public actor NotificationDispatcher {
         self.faults = faults
         self.schedule = schedule
         self.clock = clock
+        self.acknowledgingStatusCodes = acknowledgingStatusCodes
         self.onAttempt = onAttempt
         self.beforeSending = beforeSending
     }
@@ -121,6 +131,22 @@ public actor NotificationDispatcher {
     public func submit(
         uuid: String, signedPayload: String, attemptsMade: Int = 0, lastAttempt: Date? = nil
     ) -> Submission {
+        submit(
+            uuid: uuid, body: Self.body(signedPayload: signedPayload), attemptsMade: attemptsMade,
+            lastAttempt: lastAttempt)
+    }
+
+    /// Starts delivering a notification whose POST body is `body`, as
+    /// ``submit(uuid:signedPayload:attemptsMade:lastAttempt:)`` does Apple's.
+    ///
+    /// - Parameters:
+    ///   - uuid: The notification's id (a Pub/Sub push's `messageId`).
+    ///   - body: The JSON body each attempt POSTs.
+    ///   - attemptsMade: Attempts already made (negative counts as zero).
+    ///   - lastAttempt: When the last of them was made.
+    /// - Returns: What happened to the notification.
+    @discardableResult
+    public func submit(uuid: String, body: Data, attemptsMade: Int = 0, lastAttempt: Date? = nil) -> Submission {
         let attemptsMade = max(attemptsMade, 0)
         guard !isShutDown else { return .shutDown }
         guard url != nil else { return .noURL }
@@ -128,7 +154,6 @@ public actor NotificationDispatcher {
         guard deliveries[uuid] == nil else { return .alreadyPending }
         guard !faults.drops(uuid: uuid) else { return .dropped }
 
-        let body = Self.body(signedPayload: signedPayload)
         let token = nextToken
         nextToken += 1
         let task = Task {
@@ -195,6 +220,7 @@ public actor NotificationDispatcher {
 
             let attemptDate = clock.now
             let result = await transport.post(body, to: url)
+            let delivered = result.statusCode.map(acknowledgingStatusCodes.contains) ?? false
             if injected.duplicate, !Task.isCancelled {
                 _ = await transport.post(body, to: url)
             }
@@ -204,16 +230,19 @@ public actor NotificationDispatcher {
             attemptsMade = attemptNumber
             lastAttempt = attemptDate
             let nextAttemptDate =
-                result.isSuccess
+                delivered
                 ? nil : schedule.nextAttemptDate(afterAttempt: attemptNumber, at: attemptDate, timeScale: timeScale)
             await onAttempt(
                 NotificationSendAttempt(
                     notificationUUID: uuid, attemptNumber: attemptNumber, attemptDate: attemptDate,
-                    sendAttemptResult: result.sendAttemptResult, statusCode: result.statusCode,
+                    sendAttemptResult: delivered
+                        ? .success
+                        : result.statusCode == nil ? result.sendAttemptResult : .unsuccessfulHTTPResponseCode,
+                    statusCode: result.statusCode,
                     nextAttemptDate: nextAttemptDate
                 )
             )
-            if result.isSuccess { return }
+            if delivered { return }
         }
     }
 

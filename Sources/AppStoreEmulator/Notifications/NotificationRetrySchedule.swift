@@ -19,6 +19,21 @@ public struct NotificationRetrySchedule: Hashable, Sendable {
         retryIntervals: [1, 12, 24, 48, 72].map { Duration.seconds($0 * 3600) }
     )
 
+    /// A Cloud Pub/Sub push subscription's schedule (its retry policy's exponential backoff,
+    /// Google's bounds): 10 seconds after the first failed attempt, doubling up to 600
+    /// seconds, until the message has waited Pub/Sub's default retention of 7 days.
+    public static let pubSubPush: NotificationRetrySchedule = {
+        var intervals: [Duration] = []
+        var total = 0
+        var wait = 10
+        while total + wait <= 7 * 86_400 {
+            intervals.append(.seconds(wait))
+            total += wait
+            wait = min(wait * 2, 600)
+        }
+        return NotificationRetrySchedule(retryIntervals: intervals)
+    }()
+
     /// The most attempts a notification gets, the first one included.
     public var maximumAttempts: Int { retryIntervals.count + 1 }
 

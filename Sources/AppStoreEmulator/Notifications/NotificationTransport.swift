@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ``HTTPNotificationTransport`` is the real one; tests supply fakes.
 public protocol NotificationTransport: Sendable {
-    /// POSTs `body` (the JSON `{"signedPayload": "…"}`, `Content-Type: application/json`)
-    /// to `url` and reports what happened. Never throws: every failure is a result.
+    /// POSTs `body` (Apple's JSON `{"signedPayload": "…"}` or a Pub/Sub push envelope,
+    /// `Content-Type: application/json`) to `url` and reports what happened. Never throws: every failure is a result.
     func post(_ body: Data, to url: URL) async -> NotificationDeliveryResult
 }

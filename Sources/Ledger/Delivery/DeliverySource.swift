@@ -5,6 +5,8 @@ public enum DeliverySource: String, Sendable, Hashable, Codable, CaseIterable {
     case clientSignedTransaction = "client_signed_transaction"
     /// The device sent an App Store receipt.
     case clientReceipt = "client_receipt"
+    /// The device reported a Google Play purchase token, read from the Play Developer API.
+    case clientPlayPurchase = "client_play_purchase"
     /// An App Store Server Notification (e.g. `ONE_TIME_CHARGE`).
     case notification
     /// The reconciler found it in Apple's notification history.

@@ -12,6 +12,31 @@ extension LedgerSQL {
         )
     }
 
+    /// The store's purchases delivered at or after `since` without an event of `types` of
+    /// the store on their transaction, oldest delivery first (`purchases_by_delivery`, then
+    /// `history_events_by_transaction` for each).
+    static func purchases(
+        store: Store, deliveredSince since: Date, without types: [HistoryEventType], limit: Int
+    ) -> LedgerStatement {
+        let unsettled =
+            types.isEmpty
+            ? ""
+            : """
+            AND NOT EXISTS (SELECT 1 FROM history_events e WHERE e.transaction_id = purchases.transaction_id
+            AND e.store = ? AND e.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", "))))
+            """
+        let typeArguments: [SQLArgument] =
+            types.isEmpty ? [] : [.text(store.rawValue)] + types.map { .text($0.rawValue) }
+        return LedgerStatement(
+            """
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE store = ? AND delivered_at >= ? \(unsettled)
+            ORDER BY delivered_at, transaction_id
+            LIMIT ?
+            """,
+            [.text(store.rawValue), .timestamp(since)] + typeArguments + [.integer(Int64(limit))]
+        )
+    }
+
     /// One row (`known`) when anything of the player's is recorded, none otherwise.
     static func knowsPlayer(_ playerId: String) -> LedgerStatement {
         let tables = ["orders", "purchases", "balances", "history_events", "consumption_consents"]

@@ -6,6 +6,15 @@ extension SQLLedgerStore {
             .rows(LedgerSQL.purchases(store: store, originalTransactionId: originalTransactionId), Purchase.init(row:)))
     }
 
+    public func purchases(store: Store, deliveredSince: Date, without types: [HistoryEventType], limit: Int)
+        async throws -> [Purchase]
+    {
+        guard limit > 0 else { return [] }
+        let statement = LedgerSQL.purchases(
+            store: store, deliveredSince: deliveredSince.ledgerNormalized, without: types, limit: limit)
+        return try await read(.rows(statement, Purchase.init(row:)))
+    }
+
     public func knowsPlayer(_ playerId: String) async throws -> Bool {
         try await read(.first(LedgerSQL.knowsPlayer(playerId)) { _ in () }) != nil
     }

@@ -5,6 +5,12 @@ public protocol SupportReads: Sendable {
     /// The purchases with this original transaction id, oldest delivery first.
     func purchases(store: Store, originalTransactionId: String) async throws -> [Purchase]
 
+    /// The store's purchases delivered at or after `deliveredSince` whose transaction has no
+    /// history event of any of `types` for that store, oldest delivery first, at most
+    /// `limit`: the follow-ups still owed (Google Play's acknowledgements).
+    func purchases(store: Store, deliveredSince: Date, without types: [HistoryEventType], limit: Int)
+        async throws -> [Purchase]
+
     /// Whether the ledger knows the player at all: an order, a purchase, a balance, a
     /// history event or a consent of theirs.
     func knowsPlayer(_ playerId: String) async throws -> Bool

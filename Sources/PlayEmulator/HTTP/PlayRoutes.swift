@@ -4,12 +4,15 @@ import PlayModel
 
 extension PlayEmulator {
     /// Adds the Play side's endpoints to `router`: the device and control API under
-    /// `/emulator/v1/play`, the OAuth 2.0 token endpoint at `/token` and the Android
-    /// Publisher API v3 under `/androidpublisher/v3`. See docs/emulator.md.
+    /// `/emulator/v1/play` (with the push key's JWKS and the push configuration), the OAuth
+    /// 2.0 token endpoint at `/token` and the Android Publisher API v3 under
+    /// `/androidpublisher/v3`; each request's notifications are handed to the push sink
+    /// before its answer leaves. See docs/emulator.md.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        let play = router.group("emulator/v1/play")
+        let play = router.group("emulator/v1/play").add(middleware: PlayPushMiddleware(emulator: self))
         addDeviceRoutes(to: play)
         addDeviceControlRoutes(to: play)
+        addPushRoutes(to: play)
         router.post("token") { request, _ -> Response in
             guard let body = await PlayJSON.body(of: request) else {
                 return PlayJSON.make(
@@ -23,9 +26,11 @@ extension PlayEmulator {
                 return PlayJSON.make(error, status: error.error == "server_error" ? .internalServerError : .badRequest)
             }
         }
-        addPublisherRoutes(
-            to: router.group("androidpublisher/v3/applications/:packageName/purchases/products/:productId/tokens"))
-        addRefundRoutes(to: router.group("androidpublisher/v3/applications/:packageName"))
+        let publisher = router.group("androidpublisher/v3/applications/:packageName")
+            .add(middleware: PlayPushMiddleware(emulator: self))
+        addPublisherRoutes(to: publisher.group("purchases/products/:productId/tokens"))
+        addRefundRoutes(to: publisher)
+        addSubscriptionRoutes(to: publisher.group("purchases"))
     }
 
     private func addDeviceRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {

@@ -16,6 +16,8 @@ struct PlayBillingPurchaseJSON: Encodable {
     var obfuscatedProfileId: String?
     var quantity: Int
     var acknowledged: Bool
+    /// A subscription's `autoRenewing`; absent for a one-time product.
+    var autoRenewing: Bool?
 
     init(_ purchase: PlayPurchase) {
         orderId = purchase.orderId
@@ -33,6 +35,21 @@ struct PlayBillingPurchaseJSON: Encodable {
         obfuscatedProfileId = purchase.obfuscatedProfileId
         quantity = purchase.quantity
         acknowledged = purchase.acknowledgementState == 1
+    }
+
+    /// A subscription's purchase JSON: its latest order, paid (0) while live, 1 once lapsed.
+    init(_ subscription: PlaySubscription) {
+        orderId = subscription.latestOrderId
+        packageName = subscription.packageName
+        productId = subscription.productId
+        purchaseTime = PlayVoidedRecord.millis(subscription.startTime)
+        purchaseState = subscription.isLive ? 0 : 1
+        purchaseToken = subscription.purchaseToken
+        obfuscatedAccountId = subscription.obfuscatedAccountId
+        obfuscatedProfileId = subscription.obfuscatedProfileId
+        quantity = 1
+        acknowledged = subscription.acknowledged
+        autoRenewing = subscription.autoRenewEnabled && subscription.isLive
     }
 
     /// The JSON text, keys in a fixed order.

@@ -17,6 +17,11 @@ enum PlayIdentifiers {
         return head + ".AO-J1O" + randomURLSafe(bytes: 60)
     }
 
+    /// A Pub/Sub message id like Google's: 16 decimal digits.
+    static func messageId() -> String {
+        String((1...9).randomElement()!) + String((0..<15).map { _ in "0123456789".randomElement()! })
+    }
+
     /// An access token like Google's: `ya29.` and random base64url.
     static func accessToken() -> String {
         "ya29." + randomURLSafe(bytes: 48)

@@ -2,7 +2,8 @@ import AppStoreSigning
 import Foundation
 
 /// The Play side's durable state on disk: `play-state.json` in the data directory, one JSON
-/// snapshot of every purchase and voided record (not the access tokens).
+/// snapshot of every purchase, voided record and notification not yet delivered (not the
+/// access tokens).
 ///
 /// Each change rewrites the whole file (``AtomicFile/replace(_:with:temporaryExtension:)``:
 /// a temporary file, fsync, rename): the state stays small in the emulator's use (a test
@@ -36,7 +37,9 @@ struct PlayStateFile: Sendable {
             }
             return PlayState(
                 purchases: Dictionary(snapshot.purchases.map { ($0.purchaseToken, $0) }) { first, _ in first },
-                voided: snapshot.voided)
+                subscriptions: Dictionary((snapshot.subscriptions ?? []).map { ($0.purchaseToken, $0) }) { first, _ in
+                    first
+                }, voided: snapshot.voided, outbox: snapshot.outbox ?? [])
         } catch {
             throw PlayEmulatorError(
                 "corrupt_state",
@@ -46,7 +49,7 @@ struct PlayStateFile: Sendable {
         }
     }
 
-    /// Replaces the file with `state`'s purchases and voided records; does nothing without
+    /// Replaces the file with `state`'s purchases, voided records and notifications; does nothing without
     /// a data directory.
     ///
     /// - Throws: The error of encoding or writing the file; the old file stays as it was.
@@ -54,7 +57,10 @@ struct PlayStateFile: Sendable {
         guard let url else { return }
         let purchases = state.purchases.values.sorted { $0.purchaseToken < $1.purchaseToken }
         let data = try Self.encoder.encode(
-            Snapshot(version: Self.version, purchases: purchases, voided: state.voided))
+            Snapshot(
+                version: Self.version, purchases: purchases,
+                subscriptions: state.subscriptions.values.sorted { $0.purchaseToken < $1.purchaseToken },
+                voided: state.voided, outbox: state.outbox))
         try AtomicFile.replace(url, with: data)
     }
 
@@ -63,8 +69,13 @@ struct PlayStateFile: Sendable {
         var version: Int
         /// By purchase token.
         var purchases: [PlayPurchase]
+        /// By purchase token; absent in files written before the Play side sold subscriptions.
+        var subscriptions: [PlaySubscription]?
         /// In the order they were recorded.
         var voided: [PlayVoidedRecord]
+        /// The notifications not yet delivered, oldest first; absent in files written before
+        /// the Play side pushed notifications.
+        var outbox: [PlayOutgoingNotification]?
     }
 
     private static var encoder: JSONEncoder {

@@ -17,6 +17,12 @@ struct PlayVoidedRecord: Codable, Equatable, Sendable {
     /// The units of a quantity-based partial refund; `nil` for a refund that voids the
     /// whole purchase.
     var partialQuantity: Int?
+    /// ``VoidedPurchaseProductType``: 1 for a subscription; `nil` (in files from before
+    /// subscriptions) or 2 for a one-time product.
+    var productType: Int?
+
+    /// Whether it voids a subscription: listed only with `type` 1.
+    var isSubscription: Bool { productType == VoidedPurchaseProductType.subscription }
 
     /// The record as Google's `VoidedPurchase`.
     var voidedPurchase: VoidedPurchase {

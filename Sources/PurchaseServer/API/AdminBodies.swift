@@ -55,6 +55,13 @@ struct TransactionBody: Codable, Hashable, Sendable {
     var events: [HistoryEvent]
 }
 
+/// `GET /v1/admin/google-play/purchases/{purchaseToken}`: the purchases of a Play purchase
+/// token (its player is each purchase's `playerId`) and their history.
+struct PlayPurchaseBody: Codable, Hashable, Sendable {
+    var purchases: [Purchase]
+    var events: [HistoryEvent]
+}
+
 /// `GET /v1/admin/orders/{id}`.
 struct AdminOrderBody: Codable, Hashable, Sendable {
     var order: OrderBody

@@ -1,6 +1,6 @@
-/// `POST /v1/purchases`: what a device reports after the App Store charged it. Either a
-/// StoreKit 2 signed transaction, or a receipt plus the id of the transaction the client
-/// claims from it.
+/// `POST /v1/purchases`: what a device reports after the store charged it. From the App
+/// Store, either a StoreKit 2 signed transaction, or a receipt plus the id of the
+/// transaction the client claims from it; from Google Play, ``googlePlay``.
 struct PurchaseReport: Codable, Hashable, Sendable {
     /// The order the client paid for; required to bind a receipt transaction.
     var orderId: String?
@@ -10,4 +10,17 @@ struct PurchaseReport: Codable, Hashable, Sendable {
     var receipt: String?
     /// The transaction claimed from ``receipt``.
     var transactionId: String?
+    /// A Google Play purchase, as the Play Billing Library's `Purchase` names it.
+    var googlePlay: GooglePlayReport?
+}
+
+/// The Google Play purchase a device reports: nothing here is trusted; the server reads the
+/// purchase from the Play Developer API.
+struct GooglePlayReport: Codable, Hashable, Sendable {
+    /// The one-time product bought.
+    var productId: String
+    /// `Purchase.getPurchaseToken()`.
+    var purchaseToken: String
+    /// `Purchase.getOrderId()` (`GPA.…`), when the device has one: it must be Google's.
+    var orderId: String?
 }

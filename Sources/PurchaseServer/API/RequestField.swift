@@ -39,6 +39,8 @@ enum RequestField {
 /// The identifiers the HTTP API takes, each with its longest length in characters.
 enum IdentifierKind: String {
     case playerId, orderId, transactionId, productId
+    /// A Google Play purchase token (Google's are about 150 characters).
+    case purchaseToken
     /// The name of an item a grant moves (`coins`).
     case item
     /// The game's idempotency key of a spend.
@@ -50,6 +52,7 @@ enum IdentifierKind: String {
         case .playerId: 256
         case .orderId, .productId: 128
         case .transactionId: 64
+        case .purchaseToken: 512
         case .item: ItemName.maximumLength
         case .idempotencyKey: Spend.maximumIdempotencyKeyLength
         }

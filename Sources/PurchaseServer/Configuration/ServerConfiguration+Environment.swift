@@ -3,36 +3,37 @@ import Foundation
 
 extension ServerConfiguration {
     /// The environment variables that override the file, and what each sets.
-    public static let environmentVariables: [(name: String, meaning: String)] = [
-        ("STOREKEEPER_BUNDLE_ID", "bundleId"),
-        ("STOREKEEPER_APP_APPLE_ID", "appAppleId"),
-        ("STOREKEEPER_DEPLOYMENT_ENVIRONMENT", "deploymentEnvironment (Production or Sandbox)"),
-        ("STOREKEEPER_ALLOWED_ENVIRONMENTS", "allowedEnvironments, comma-separated"),
-        ("STOREKEEPER_PLAYER_TOKEN_SECRET", "playerTokenSecret"),
-        ("STOREKEEPER_ADMIN_KEY", "adminKey"),
-        ("STOREKEEPER_VERIFY_RECEIPT_SHARED_SECRET", "verifyReceipt.sharedSecret"),
-        ("STOREKEEPER_WEBHOOK_URL", "webhook.url"),
-        ("STOREKEEPER_WEBHOOK_SECRET", "webhook.secret"),
-        ("STOREKEEPER_APPLE_API_BASE_URL", "appStoreServerAPI.baseURL"),
-        ("STOREKEEPER_APPLE_API_ISSUER_ID", "appStoreServerAPI.issuerId"),
-        ("STOREKEEPER_APPLE_API_KEY_ID", "appStoreServerAPI.keyId"),
-        ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
-        ("STOREKEEPER_ADDITIONAL_ROOTS", "additionalRoots, comma-separated paths"),
-        ("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE", "finishTransactionsAtApple (true or false)"),
-        ("STOREKEEPER_REVOCATION_CHECK", "revocationCheck.enabled (true or false)"),
-        ("STOREKEEPER_REVOCATION_CHECK_URL", "revocationCheck.url"),
-        (
-            "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE",
-            "consumption.refundPreference (none, decline, grantFull, grantProrated, byConsumption)"
-        ),
-        ("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", "consumption.sampleContentProvided (true or false)"),
-        ("STOREKEEPER_CONSOLE_ENABLED", "console.enabled (true or false)"),
-        ("STOREKEEPER_CONSOLE_SECURE_COOKIES", "console.secureCookies (true or false)"),
-        (
-            "STOREKEEPER_RESTORE_TRANSFER_POLICY",
-            "restoreTransferPolicy (keep_with_first, transfer_to_latest, refuse)"
-        ),
-    ]
+    public static let environmentVariables: [(name: String, meaning: String)] =
+        [
+            ("STOREKEEPER_BUNDLE_ID", "bundleId"),
+            ("STOREKEEPER_APP_APPLE_ID", "appAppleId"),
+            ("STOREKEEPER_DEPLOYMENT_ENVIRONMENT", "deploymentEnvironment (Production or Sandbox)"),
+            ("STOREKEEPER_ALLOWED_ENVIRONMENTS", "allowedEnvironments, comma-separated"),
+            ("STOREKEEPER_PLAYER_TOKEN_SECRET", "playerTokenSecret"),
+            ("STOREKEEPER_ADMIN_KEY", "adminKey"),
+            ("STOREKEEPER_VERIFY_RECEIPT_SHARED_SECRET", "verifyReceipt.sharedSecret"),
+            ("STOREKEEPER_WEBHOOK_URL", "webhook.url"),
+            ("STOREKEEPER_WEBHOOK_SECRET", "webhook.secret"),
+            ("STOREKEEPER_APPLE_API_BASE_URL", "appStoreServerAPI.baseURL"),
+            ("STOREKEEPER_APPLE_API_ISSUER_ID", "appStoreServerAPI.issuerId"),
+            ("STOREKEEPER_APPLE_API_KEY_ID", "appStoreServerAPI.keyId"),
+            ("STOREKEEPER_APPLE_API_KEY_FILE", "appStoreServerAPI.privateKeyFile"),
+            ("STOREKEEPER_ADDITIONAL_ROOTS", "additionalRoots, comma-separated paths"),
+            ("STOREKEEPER_FINISH_TRANSACTIONS_AT_APPLE", "finishTransactionsAtApple (true or false)"),
+            ("STOREKEEPER_REVOCATION_CHECK", "revocationCheck.enabled (true or false)"),
+            ("STOREKEEPER_REVOCATION_CHECK_URL", "revocationCheck.url"),
+            (
+                "STOREKEEPER_CONSUMPTION_REFUND_PREFERENCE",
+                "consumption.refundPreference (none, decline, grantFull, grantProrated, byConsumption)"
+            ),
+            ("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", "consumption.sampleContentProvided (true or false)"),
+            ("STOREKEEPER_CONSOLE_ENABLED", "console.enabled (true or false)"),
+            ("STOREKEEPER_CONSOLE_SECURE_COOKIES", "console.secureCookies (true or false)"),
+            (
+                "STOREKEEPER_RESTORE_TRANSFER_POLICY",
+                "restoreTransferPolicy (keep_with_first, transfer_to_latest, refuse)"
+            ),
+        ] + googlePlayEnvironmentVariables
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
     ///
@@ -122,6 +123,7 @@ extension ServerConfiguration {
             }
         }
         step { try configuration.applyAppStoreServerAPIEnvironment(value) }
+        step { try configuration.applyGooglePlayEnvironment(value) }
         step { try configuration.applyRefundPreferenceEnvironment(value) }
         step {
             if let provided = try Self.flag("STOREKEEPER_CONSUMPTION_SAMPLE_CONTENT_PROVIDED", value) {

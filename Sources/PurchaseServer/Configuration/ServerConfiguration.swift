@@ -61,6 +61,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var console: ConsoleSettings
     /// What a restore does with an entitlement another player holds.
     public var restoreTransferPolicy: RestoreTransferPolicy
+    /// Google Play (package name, service account, pushes); `nil`, the default, leaves
+    /// Play off.
+    public var googlePlay: GooglePlaySettings?
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -87,7 +90,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         additionalRoots: [String] = [],
         revocationCheck: RevocationCheckSettings = RevocationCheckSettings(),
         console: ConsoleSettings = ConsoleSettings(),
-        restoreTransferPolicy: RestoreTransferPolicy = .keepWithFirst
+        restoreTransferPolicy: RestoreTransferPolicy = .keepWithFirst,
+        googlePlay: GooglePlaySettings? = nil
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -111,6 +115,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.revocationCheck = revocationCheck
         self.console = console
         self.restoreTransferPolicy = restoreTransferPolicy
+        self.googlePlay = googlePlay
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -158,6 +163,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         restoreTransferPolicy =
             try container.decodeIfPresent(RestoreTransferPolicy.self, forKey: .restoreTransferPolicy)
             ?? defaults.restoreTransferPolicy
+        googlePlay = try container.decodeIfPresent(GooglePlaySettings.self, forKey: .googlePlay)
     }
 
     /// Reads a JSON configuration file.
@@ -226,6 +232,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         if additionalRoots.contains(where: \.isEmpty) { problems.append("additionalRoots holds an empty path") }
         problems += revocationCheck.validationProblems
         problems += console.validationProblems
+        problems += googlePlay?.validationProblems ?? []
         return problems
     }
 
@@ -240,6 +247,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             + "webhook=\(webhook == nil ? "off" : "on")"
             + (additionalRoots.isEmpty ? "" : " additionalRoots=\(additionalRoots.count)")
             + " revocationCheck=\(revocationCheck.enabled ? "on" : "off")"
+            + " googlePlay=\(googlePlay.map { "on(\($0.packageName))" } ?? "off")"
     }
 }
 

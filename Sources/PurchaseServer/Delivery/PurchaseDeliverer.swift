@@ -40,7 +40,7 @@ struct PurchaseDeliverer: Sendable {
             recordDelivery(result, source: source)
             return result
         } catch let refusal as DeliveryRefusal {
-            try await record(refusal, playerId: claimant.reportingPlayer, source: source)
+            try await record(refusal, playerId: claimant.reportingPlayer, source: source, store: transaction.store)
             throw refusal
         }
     }
@@ -91,7 +91,8 @@ struct PurchaseDeliverer: Sendable {
         logger.info(
             "delivered",
             metadata: [
-                "transactionId": .string(result.purchase.transactionId), "source": .string(source.rawValue),
+                "transactionId": .string(LoggedIdentifier.text(result.purchase.transactionId)),
+                "source": .string(source.rawValue),
                 "playerId": .string(result.purchase.playerId),
             ])
     }
@@ -112,24 +113,25 @@ struct PurchaseDeliverer: Sendable {
         try await finisher?.finishIfOwed(purchase, deliveredBy: source)
     }
 
-    /// Appends a refusal to the history and counts it; pending answers are not recorded.
-    func record(_ refusal: DeliveryRefusal, playerId: String?, source: DeliverySource) async throws {
+    /// Appends a refusal of a report about `store`'s purchase to the history and counts it;
+    /// pending answers are not recorded.
+    func record(_ refusal: DeliveryRefusal, playerId: String?, source: DeliverySource, store: Store) async throws {
         metrics.recordRefusal(refusal)
         guard refusal.kind == .rejected else { return }
         logger.notice(
             "purchase refused",
             metadata: [
-                "reason": .string(refusal.reason), "transactionId": .string(refusal.transactionId ?? "-"),
+                "reason": .string(refusal.reason),
+                "transactionId": .string(refusal.transactionId.map(LoggedIdentifier.text) ?? "-"),
                 "source": .string(source.rawValue),
             ])
         let type: HistoryEventType =
             refusal.reason == HistoryEventType.transactionBelongsToOtherPlayer.rawValue
             ? .transactionBelongsToOtherPlayer : .purchaseRejected
-        try await store.appendEvent(
+        try await self.store.appendEvent(
             HistoryEvent(
                 type: type, playerId: playerId, orderId: refusal.orderId, transactionId: refusal.transactionId,
-                // Every report the server verifies is the App Store's: its only verifiers are Apple's.
-                store: .appStore,
+                store: store,
                 detail: ["reason": refusal.reason, "message": refusal.message, "source": source.rawValue],
                 createdAt: Date()))
     }

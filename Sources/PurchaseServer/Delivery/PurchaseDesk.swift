@@ -10,6 +10,8 @@ struct PurchaseDesk: Sendable {
     let orderLifetime: TimeInterval
     let verifier: TransactionVerifier
     let deliverer: PurchaseDeliverer
+    /// Google Play's verification and acknowledgement; `nil` while Play is off.
+    let play: (verifier: PlayPurchaseVerifier, acknowledger: PlayAcknowledger)?
 
     /// Creates an order whose app account token binds the coming transaction to `playerId`.
     func createOrder(playerId: String, _ request: CreateOrderRequest) async throws -> Order {
@@ -37,6 +39,10 @@ struct PurchaseDesk: Sendable {
             let (transaction, source) = try await verify(report, playerId: playerId)
             let delivered = try await deliverer.deliverReport(
                 transaction, source: source, playerId: playerId, orderId: report.orderId)
+            if transaction.store == .googlePlay, let play {
+                // After the commit, never before; a repeat report retries one that failed.
+                try await play.acknowledger.settle(delivered.result.purchase, source: source)
+            }
             let balances: [String: Int64]
             if let read = delivered.balances {
                 balances = read
@@ -56,6 +62,9 @@ struct PurchaseDesk: Sendable {
     ) async throws -> (VerifiedTransaction, DeliverySource) {
         try RequestField.identifier(report.orderId, .orderId)
         try RequestField.identifier(report.transactionId, .transactionId)
+        if let googlePlay = report.googlePlay {
+            return (try await verify(googlePlay, report: report, playerId: playerId), .clientPlayPurchase)
+        }
         do {
             switch (report.signedTransaction, report.receipt, report.transactionId) {
             case (let jws?, nil, _):
@@ -75,7 +84,29 @@ struct PurchaseDesk: Sendable {
             if let delivered = try await deliveredBefore(refusal, playerId: playerId) {
                 return (delivered, source)
             }
-            try await deliverer.record(refusal, playerId: playerId, source: source)
+            try await deliverer.record(refusal, playerId: playerId, source: source, store: .appStore)
+            throw refusal
+        }
+    }
+
+    /// Google's word on a Play report (``PlayPurchaseVerifier``); a refusal is recorded.
+    private func verify(
+        _ googlePlay: GooglePlayReport, report: PurchaseReport, playerId: String
+    ) async throws -> VerifiedTransaction {
+        guard report.signedTransaction == nil, report.receipt == nil, report.transactionId == nil else {
+            throw ServerError.invalidRequest(
+                "send googlePlay alone, without signedTransaction, receipt or transactionId")
+        }
+        guard let play else { throw ServerError.notConfigured("Google Play") }
+        try RequestField.identifier(googlePlay.productId, .productId, field: "googlePlay.productId")
+        try RequestField.identifier(googlePlay.purchaseToken, .purchaseToken, field: "googlePlay.purchaseToken")
+        try RequestField.identifier(googlePlay.orderId, .transactionId, field: "googlePlay.orderId")
+        do {
+            return try await play.verifier.transaction(googlePlay)
+        } catch {
+            var refusal = error
+            refusal.orderId = refusal.orderId ?? report.orderId
+            try await deliverer.record(refusal, playerId: playerId, source: .clientPlayPurchase, store: .googlePlay)
             throw refusal
         }
     }

@@ -41,7 +41,7 @@ struct RestoreDesk: Sendable {
                     try await verifier.transaction(receipt: receipt, transactionId: transactionId))
             }
         } catch {
-            try await deliverer.record(error, playerId: playerId, source: item.source)
+            try await deliverer.record(error, playerId: playerId, source: item.source, store: .appStore)
             return RestoreResult(
                 transactionId: item.transactionId, status: .rejected, code: error.reason, message: error.message)
         }

@@ -122,6 +122,12 @@ extension PurchaseServer {
             let outcome = try await self.intake.receive(signedPayload: signedPayload, source: .notification)
             return APIResponse.json(["status": outcome.rawValue])
         }
+        api.post("notifications/google") { request, _ -> Response in
+            guard let playIntake = self.playIntake else { throw ServerError.notConfigured("Google Play") }
+            let body = try await APIResponse.body(of: request, limit: self.bodyLimit)
+            let outcome = try await playIntake.receive(body, authorization: request.headers[.authorization])
+            return APIResponse.json(["status": outcome.rawValue])
+        }
     }
 
     private func addAdminRoutes<Context: RequestContext>(to admin: RouterGroup<Context>) {
@@ -150,10 +156,21 @@ extension PurchaseServer {
         admin.get("transactions/:transactionId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let transactionId = try context.identifierParameter(.transactionId)
-            let purchase = try await self.store.purchase(store: .appStore, transactionId: transactionId)
+            let purchase = try await self.store.purchase(inAnyStore: transactionId)
             let events = try await self.store.events(transactionId: transactionId)
             guard purchase != nil || !events.isEmpty else { throw ServerError.notFound("transaction \(transactionId)") }
             return APIResponse.json(TransactionBody(purchase: purchase, events: events))
+        }
+        admin.get("google-play/purchases/:purchaseToken") { request, context -> Response in
+            try self.authenticator.requireAdmin(request)
+            let purchaseToken = try context.identifierParameter(.purchaseToken)
+            let purchases = try await self.store.purchases(store: .googlePlay, originalTransactionId: purchaseToken)
+            var events: [HistoryEvent] = []
+            for purchase in purchases {
+                events += try await self.store.events(transactionId: purchase.transactionId)
+            }
+            guard !purchases.isEmpty else { throw ServerError.notFound("a Google Play purchase with this token") }
+            return APIResponse.json(PlayPurchaseBody(purchases: purchases, events: events))
         }
         admin.get("orders/:orderId") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
@@ -161,7 +178,7 @@ extension PurchaseServer {
             guard let order = try await self.store.order(id: orderId) else { throw ServerError.unknownOrder(orderId) }
             var purchase: Purchase?
             if let transactionId = order.fulfilledBy {
-                purchase = try await self.store.purchase(store: .appStore, transactionId: transactionId)
+                purchase = try await self.store.purchase(inAnyStore: transactionId)
             }
             return APIResponse.json(
                 AdminOrderBody(

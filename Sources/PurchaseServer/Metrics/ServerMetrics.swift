@@ -40,6 +40,13 @@ public struct ServerMetrics: Sendable {
             [("operation", operation), ("result", success ? "succeeded" : "failed")])
     }
 
+    /// Counts a call to Google that follows a Play delivery: `consume` or `acknowledge`.
+    func recordPlayFollowUp(_ operation: String, success: Bool) {
+        count(
+            "google_play_follow_ups", "Consume and acknowledge calls to Google Play after deliveries, by result.",
+            [("operation", operation), ("result", success ? "succeeded" : "failed")])
+    }
+
     func recordOutbox(success: Bool) {
         count(
             "outbox_sends", "Webhook posts of deliveries to the game server.",

@@ -18,7 +18,9 @@ extension Reconciler {
     /// failed, or answered without settling it) is postponed
     /// (``EntitlementStore/postponeSubscriptionCheck(store:originalTransactionId:now:)``), so it
     /// cannot keep the chains behind it from being checked.
-    func reconcileSubscriptions(now: Date, lease: inout Lease, report: inout Report) async throws {
+    func reconcileSubscriptions(
+        client: AppStoreServerAPIClient, now: Date, lease: inout Lease, report: inout Report
+    ) async throws {
         let lapsed = try await store.lapsedSubscriptions(before: now, limit: Self.subscriptionsPerPass)
         var seen: Set<String> = []
         for entitlement in lapsed where !seen.contains(entitlement.originalTransactionId) {

@@ -7,7 +7,9 @@ import Ledger
 /// proxy dropped them) by reading Apple's notification history since its last checkpoint,
 /// and feeds each through the same ``NotificationIntake`` (duplicates cost nothing); then
 /// checks the subscriptions that should have renewed or ended by now against Get All
-/// Subscription Statuses (``reconcileSubscriptions(now:lease:report:)``).
+/// Subscription Statuses (``reconcileSubscriptions(client:now:lease:report:)``); then consumes
+/// or acknowledges at Google the Play purchases delivered but not yet settled there
+/// (``PlayAcknowledger/settleOwed(now:limit:)``), long before Google's three days end.
 ///
 /// One pass runs at a time across every instance sharing the ledger: a pass first takes
 /// the ledger's lease (``LedgerStore/acquireLease(_:holder:duration:)``), renews it after
@@ -34,7 +36,8 @@ public struct Reconciler: Sendable {
     /// The oldest history Apple serves.
     static let maximumLookback: TimeInterval = 180 * 86_400
 
-    let client: AppStoreServerAPIClient
+    /// Apple's Server API; `nil` when only Google Play is configured (no history is read).
+    let client: AppStoreServerAPIClient?
     let intake: NotificationIntake
     let store: any LedgerStore
     let lookback: TimeInterval
@@ -43,6 +46,8 @@ public struct Reconciler: Sendable {
     /// Keeps this server's passes one after another, so that one pass never releases the
     /// lease another pass of the same server still works under.
     let gate: PassGate
+    /// Settles Play purchases at Google; `nil` while Play is off.
+    var playAcknowledger: PlayAcknowledger? = nil
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
@@ -67,6 +72,10 @@ public struct Reconciler: Sendable {
         /// Checked subscriptions still lapsed afterwards, postponed (a minute, doubling with
         /// each check in a row, at most a day).
         public var subscriptionsPostponed = 0
+        /// Google Play purchases delivered but not yet consumed or acknowledged at Google.
+        public var playUnacknowledged = 0
+        /// Of those, the ones consumed or acknowledged by this pass.
+        public var playAcknowledged = 0
     }
 
     /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
@@ -113,10 +122,37 @@ public struct Reconciler: Sendable {
         let request = NotificationHistoryRequest(
             startDate: Self.milliseconds(start), endDate: Self.milliseconds(now))
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
+        var firstFailure: (any Error)?
+        if let client {
+            firstFailure = try await readHistory(client, request, lease: &lease, report: &report)
+            try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
+        }
+        if let playAcknowledger {
+            let settled = try await playAcknowledger.settleOwed(now: now)
+            report.playUnacknowledged = settled.checked
+            report.playAcknowledged = settled.settled
+        }
+        if let firstFailure { throw firstFailure }
+        guard client != nil else { return report }
+        let advance = try await store.advanceCheckpoint(
+            Self.checkpointName, to: request.endDate ?? 0, holding: lease)
+        guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
+        return report
+    }
+
+    /// Reads every page of Apple's notification history for `request` and processes each
+    /// notification, renewing the lease after each page.
+    ///
+    /// - Returns: The first error of a notification that could not be processed (it stays
+    ///   unprocessed; the rest went through), or `nil`.
+    private func readHistory(
+        _ client: AppStoreServerAPIClient, _ request: NotificationHistoryRequest, lease: inout Lease,
+        report: inout Report
+    ) async throws -> (any Error)? {
         var token: String?
         var firstFailure: (any Error)?
         repeat {
-            let page = try await historyPage(request, paginationToken: token)
+            let page = try await historyPage(client, request, paginationToken: token)
             for item in page.notificationHistory ?? [] {
                 guard let signedPayload = item.signedPayload else { continue }
                 report.fetched += 1
@@ -140,12 +176,7 @@ public struct Reconciler: Sendable {
             lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
             guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
         } while token != nil
-        try await reconcileSubscriptions(now: now, lease: &lease, report: &report)
-        if let firstFailure { throw firstFailure }
-        let advance = try await store.advanceCheckpoint(
-            Self.checkpointName, to: request.endDate ?? 0, holding: lease)
-        guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
-        return report
+        return firstFailure
     }
 
     /// How often one page of the history is asked for before the pass gives up: a pass
@@ -159,9 +190,9 @@ public struct Reconciler: Sendable {
     /// One page, asked for again after a retryable error (transport, 429, 5xx, Apple's
     /// retryable codes) up to ``pageAttempts`` times, waiting 0.25 s, 0.5 s, 1 s or
     /// Apple's `Retry-After` (at most ``longestPageRetryDelay``).
-    private func historyPage(_ request: NotificationHistoryRequest, paginationToken: String?) async throws
-        -> NotificationHistoryResponse
-    {
+    private func historyPage(
+        _ client: AppStoreServerAPIClient, _ request: NotificationHistoryRequest, paginationToken: String?
+    ) async throws -> NotificationHistoryResponse {
         var attempt = 1
         while true {
             do {

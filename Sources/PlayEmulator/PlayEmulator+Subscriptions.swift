@@ -1,0 +1,119 @@
+import Foundation
+import PlayModel
+
+extension PlayEmulator {
+    /// Device `deviceId` subscribes to `product` at ``now``: a new purchase token, its first
+    /// order, a period of ``PlayProduct/subscriptionPeriod`` × ``periodScale``, and
+    /// `SUBSCRIPTION_PURCHASED` (4).
+    ///
+    /// - Throws: ``PlayEmulatorError``: 400 `invalid_request` for a pending or
+    ///   multi-quantity request, 409 `item_already_owned` while the device holds a live
+    ///   subscription to the product; the license key's error.
+    func subscribe(
+        deviceId: String, product: PlayProduct, _ request: PlayDevicePurchaseRequest
+    ) throws -> PlayDevicePurchaseResult {
+        guard request.pending != true, (request.quantity ?? 1) == 1, let period = product.subscriptionPeriod else {
+            throw PlayEmulatorError("invalid_request", "a subscription is bought once, paid at once")
+        }
+        let licenseKey = try licenseKey.get()
+        let now = self.now()
+        let subscription = PlaySubscription(
+            purchaseToken: PlayIdentifiers.purchaseToken(), orderId: PlayIdentifiers.orderId(),
+            packageName: packageName, productId: product.productId, deviceId: deviceId, startTime: now,
+            period: period * periodScale, expiryTime: now.addingTimeInterval(period * periodScale),
+            obfuscatedAccountId: request.obfuscatedAccountId, obfuscatedProfileId: request.obfuscatedProfileId)
+        try update(storageFailure: PlayEmulatorError.storageUnavailable) { state throws in
+            let owned = state.subscriptions.values.contains {
+                $0.deviceId == deviceId && $0.productId == product.productId && $0.isLive
+            }
+            guard !owned else {
+                throw PlayEmulatorError(
+                    "item_already_owned", "device \(deviceId) is subscribed to \(product.productId)", status: 409)
+            }
+            state.subscriptions[subscription.purchaseToken] = subscription
+            publish(&state, subscription: SubscriptionNotificationType.purchased, of: subscription, at: now)
+        }
+        return try Self.deviceResult(PlayBillingPurchaseJSON(subscription), signedWith: licenseKey)
+    }
+
+    /// The most renewals one settling tells of, per subscription: a clock moved years ahead
+    /// with a period scaled to seconds renews millions of times, and only the latest this
+    /// many are published.
+    static let renewalNotificationLimit = 100
+
+    /// Moves `state`'s subscriptions to ``now``: a live one renews at each period's end
+    /// while it auto-renews (`SUBSCRIPTION_RENEWED`, 2, per renewal, with a new order
+    /// `…..N`), a canceled one lapses at its expiry (`SUBSCRIPTION_EXPIRED`, 13), and one not
+    /// acknowledged within ``acknowledgementWindow`` of its start is refunded and revoked
+    /// by Google (voided, `voidedReason` 8), as one-time purchases are.
+    func settleSubscriptions(_ state: inout PlayState, now: Date) {
+        for token in state.subscriptions.keys.sorted() {
+            guard var subscription = state.subscriptions[token], subscription.isLive else { continue }
+            let deadline =
+                subscription.acknowledged ? nil : subscription.startTime.addingTimeInterval(acknowledgementWindow)
+            let horizon = min(now, deadline ?? now)
+            if subscription.autoRenewEnabled, subscription.expiryTime <= horizon, subscription.period > 0 {
+                let due =
+                    Int((horizon.timeIntervalSince(subscription.expiryTime) / subscription.period).rounded(.down)) + 1
+                for renewal in max(0, due - Self.renewalNotificationLimit)..<due {
+                    publish(
+                        &state, subscription: SubscriptionNotificationType.renewed, of: subscription,
+                        at: subscription.expiryTime.addingTimeInterval(Double(renewal) * subscription.period))
+                }
+                subscription.renewals += due
+                subscription.expiryTime.addTimeInterval(Double(due) * subscription.period)
+            }
+            if let deadline, deadline <= now {
+                subscription = revoke(
+                    subscription, at: deadline, recordedAt: now, source: VoidedSource.google,
+                    reason: VoidedReason.unacknowledgedPurchase, in: &state)
+            } else if !subscription.autoRenewEnabled, subscription.expiryTime <= now {
+                subscription.state = SubscriptionState.expired
+                publish(
+                    &state, subscription: SubscriptionNotificationType.expired, of: subscription,
+                    at: subscription.expiryTime)
+            }
+            state.subscriptions[token] = subscription
+        }
+    }
+
+    /// `subscription` revoked at `time`: expired at once, not renewing, its latest order
+    /// voided (`productType` 1) and told (`SUBSCRIPTION_REVOKED`, 12, and the voided purchase).
+    func revoke(
+        _ subscription: PlaySubscription, at time: Date, recordedAt recorded: Date, source: Int, reason: Int,
+        in state: inout PlayState
+    ) -> PlaySubscription {
+        var revoked = subscription
+        revoked.state = SubscriptionState.expired
+        revoked.autoRenewEnabled = false
+        revoked.expiryTime = min(revoked.expiryTime, time)
+        publish(&state, subscription: SubscriptionNotificationType.revoked, of: revoked, at: time)
+        recordVoid(
+            PlayVoidedRecord(
+                purchaseToken: revoked.purchaseToken, orderId: revoked.latestOrderId, purchaseTime: revoked.startTime,
+                voidedTime: time, recordedTime: recorded, source: source, reason: reason, partialQuantity: nil,
+                productType: VoidedPurchaseProductType.subscription), in: &state)
+        return revoked
+    }
+
+    /// Cancels `subscription` at ``now``: it no longer renews and lapses at its expiry
+    /// (`SUBSCRIPTION_CANCELED`, 3); canceling a canceled one changes nothing.
+    ///
+    /// - Throws: ``PlayPurchaseStateError`` for one that has lapsed or was revoked.
+    func cancel(_ subscription: inout PlaySubscription, in state: inout PlayState) throws(PlayPurchaseStateError) {
+        guard subscription.isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }
+        guard subscription.state == SubscriptionState.active else { return }
+        subscription.state = SubscriptionState.canceled
+        subscription.autoRenewEnabled = false
+        publish(&state, subscription: SubscriptionNotificationType.canceled, of: subscription, at: now())
+    }
+}
+
+extension PlaySubscription {
+    /// Acknowledges a live subscription; acknowledging again changes nothing.
+    mutating func acknowledge() throws(PlayPurchaseStateError) {
+        guard isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }
+        guard !acknowledged else { return }
+        acknowledged = true
+    }
+}
