@@ -29,8 +29,8 @@ extension PostgresLedgerStore: BulkLoading {
 }
 
 extension BulkValue {
-    /// Writes the value in `COPY`'s text format: NULL as `\N`, a backslash, tab, newline
-    /// or carriage return in text escaped, a time as a UTC `timestamptz` literal.
+    /// Writes the value in `COPY`'s text format: NULL as `\N`, a backslash and every control
+    /// character in text escaped, a time as a UTC `timestamptz` literal.
     fileprivate func writeCopyText(to buffer: inout ByteBuffer) {
         switch self {
         case .null:
@@ -40,12 +40,17 @@ extension BulkValue {
         case .milliseconds(let milliseconds):
             buffer.writeString(CopyTimestamp.text(milliseconds: milliseconds))
         case .text(let text):
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+                buffer.writeString(text)
+                return
+            }
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
                 case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
                 case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
                 case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                case ..<0x20: buffer.writeString("\\x" + String(byte, radix: 16))
                 default: buffer.writeInteger(byte)
                 }
             }
