@@ -39,12 +39,16 @@ final class ServerFixture: Sendable {
     /// notifications (they stay in its history, for the reconciler); `logger` is what the
     /// server and the emulator log to (warnings and worse to standard error by default);
     /// `playKeys` gives the emulator's Play side the process's keys before it starts;
+    /// `subscriptionTimeScale` is the emulator's (Apple's periods and Google's three days to
+    /// acknowledge; `nil` for the dev stack's 1/8640, which makes the three days 30 s: too
+    /// short for a Play test on a saturated machine, so those pass 1);
     /// `interceptor` sees the server's requests to the emulator first (a fault).
     init(
         _ kind: StoreKind,
         notifications: Bool = true,
         logger: Logger? = nil,
         playKeys: Bool = false,
+        subscriptionTimeScale: Double? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)? = nil
     ) async throws {
@@ -75,7 +79,8 @@ final class ServerFixture: Sendable {
         stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
-                notificationTimeScale: 0.00001, server: configuration, extraRoutes: webhook.addRoute,
+                notificationTimeScale: 0.00001, subscriptionTimeScale: subscriptionTimeScale, server: configuration,
+                extraRoutes: webhook.addRoute,
                 runsBackgroundServices: false, appleTimeoutSeconds: Self.appleTimeoutSeconds,
                 interceptor: interceptor, logger: logger))
     }
