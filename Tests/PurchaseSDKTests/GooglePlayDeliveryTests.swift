@@ -20,7 +20,9 @@ import Testing
                 Issue.record("expected delivered, got \(outcome)")
                 return
             }
-            #expect(record.delivery?.status == "delivered")
+            // The emulator's push (RTDN) may reach the server before the app's report: then the
+            // report repeats that delivery. Either way the goods arrive once.
+            #expect(["delivered", "already_delivered"].contains(record.delivery?.status))
             #expect(try await fixture.wallet("uma") == ["coins": 100])
             #expect(try await fixture.purchases("uma").map(\.transactionId) == [record.transactionId])
             // Consumed by the server: the device holds nothing, nothing is left unfinished.
