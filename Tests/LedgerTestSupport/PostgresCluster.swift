@@ -79,6 +79,16 @@ public actor PostgresCluster {
         ).run()
     }
 
+    /// The cluster's server log from byte `offset` on, and the offset where it ends now (a
+    /// test reads what the server logged while it ran, e.g. `auto_explain`'s plans).
+    public func serverLog(from offset: UInt64 = 0) async throws -> (text: String, end: UInt64) {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "\(try await running().directory)/server.log"))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        let data = try handle.readToEnd() ?? Data()
+        return (String(decoding: data, as: UTF8.self), offset + UInt64(data.count))
+    }
+
     /// Runs `sql` on `database` as the superuser (a test's direct change behind the store's back).
     public func execute(database: String, _ sql: String) async throws {
         try await psql(try await running(), database: database, sql)
