@@ -131,7 +131,7 @@ public actor PostgresCluster {
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<32_000)  // below the ephemeral ports of client connections
             let options = [
-                "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c max_connections=300",
+                "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c max_connections=1000",
                 "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
             ].joined(separator: " ")
             do {
