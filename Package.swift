@@ -408,6 +408,7 @@ let package = Package(
                 "Ledger",
                 "LedgerTestSupport",
                 "AppStoreEmulator",
+                "PlayEmulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

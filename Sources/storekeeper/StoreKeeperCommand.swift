@@ -14,7 +14,7 @@ struct StoreKeeperCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ReconcileCommand.self, TokenCommand.self, EmulatorCommand.self, ReceiptCommand.self,
             JWSCommand.self, BenchCommand.self, LoadTestCommand.self, DemoCommand.self, SimulateCommand.self,
-            StaffCommand.self, BackupCommand.self, ConfigCommand.self,
+            StaffCommand.self, BackupCommand.self, ConfigCommand.self, FillLedgerCommand.self,
         ]
     )
 

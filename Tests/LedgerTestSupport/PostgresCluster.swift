@@ -79,6 +79,16 @@ public actor PostgresCluster {
         ).run()
     }
 
+    /// The cluster's server log from byte `offset` on, and the offset where it ends now (a
+    /// test reads what the server logged while it ran, e.g. `auto_explain`'s plans).
+    public func serverLog(from offset: UInt64 = 0) async throws -> (text: String, end: UInt64) {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "\(try await running().directory)/server.log"))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        let data = try handle.readToEnd() ?? Data()
+        return (String(decoding: data, as: UTF8.self), offset + UInt64(data.count))
+    }
+
     /// Runs `sql` on `database` as the superuser (a test's direct change behind the store's back).
     public func execute(database: String, _ sql: String) async throws {
         try await psql(try await running(), database: database, sql)
@@ -121,7 +131,7 @@ public actor PostgresCluster {
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<32_000)  // below the ephemeral ports of client connections
             let options = [
-                "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c max_connections=300",
+                "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c max_connections=1000",
                 "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
             ].joined(separator: " ")
             do {

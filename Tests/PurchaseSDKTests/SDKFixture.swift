@@ -12,7 +12,7 @@ import PurchaseServer
 import StoreKeeperDev
 
 /// A DevStack (purchase server and emulator on one port, SQLite ledger) and a journal
-/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:shape:adapter:)`` share
+/// directory: pipelines built by ``pipeline(player:device:behaviour:crashAt:retention:timeout:clock:hook:shape:adapter:serverTransport:)`` share
 /// the journal file and the emulator, as an app does across launches.
 final class SDKFixture: Sendable {
     static let playerSecret = "sdk-test-player-secret"
@@ -49,13 +49,14 @@ final class SDKFixture: Sendable {
     /// store client: the emulator's, or a StoreKit adapter over StoreKit for Linux pointed
     /// at the stack's emulator through the process's STOREKEEPER_STOREKIT_* variables (its
     /// tests must run serialized). The returned `EmulatorStoreClient` talks to the same
-    /// phone either way.
+    /// phone either way. `serverTransport` wraps the transport to the purchase server.
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
         crashAt boundary: PipelineBoundary? = nil, retention: JournalRetention = .standard, timeout: TimeInterval = 5,
         clock: any PipelineClock = SystemPipelineClock(),
         hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in },
-        shape: (EmulatorStoreClient) -> any StoreClient = { $0 }, adapter: StoreAdapter = .emulator
+        shape: (EmulatorStoreClient) -> any StoreClient = { $0 }, adapter: StoreAdapter = .emulator,
+        serverTransport: (any NetworkTransport) -> any NetworkTransport = { $0 }
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
         let emulatorClient = EmulatorStoreClient(
@@ -76,7 +77,7 @@ final class SDKFixture: Sendable {
         let configuration = PipelineConfiguration(
             store: store,
             journal: FilePurchaseJournal(url: journalURL(device: device), retention: retention),
-            server: PurchaseServerClient(baseURL: base, transport: transport),
+            server: PurchaseServerClient(baseURL: base, transport: serverTransport(transport)),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
             clock: clock,
             retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),

@@ -15,7 +15,7 @@ struct GooglePlayNotificationTests {
         "a pushed purchase is delivered to the order's player and consumed, no report needed",
         arguments: StoreKind.allCases)
     func pushedPurchaseDelivered(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken)
@@ -43,7 +43,7 @@ struct GooglePlayNotificationTests {
 
     @Test("a pushed purchase bound to no order waits for the player's report")
     func unboundWaits() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: true, playKeys: true)
+        let fixture = try await ServerFixture(.sqlite, notifications: true, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let bought = try fixture.buyOnPlay(account: nil)
         await fixture.emulator.play.sendPendingNotifications()
@@ -59,7 +59,7 @@ struct GooglePlayNotificationTests {
 
     @Test("a push without Google's token, with a forged one, or for another audience is refused")
     func forgedPushRefused() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let notification = DeveloperNotification(
             version: "1.0", packageName: "com.example.game", eventTimeMillis: "1700000000000",

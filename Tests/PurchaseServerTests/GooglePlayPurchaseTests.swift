@@ -14,7 +14,7 @@ import Testing
 struct GooglePlayPurchaseTests {
     @Test("a Play purchase bound by the order's token is delivered once and consumed", arguments: StoreKind.allCases)
     func deliveredOnceAndConsumed(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken)
@@ -48,7 +48,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("a non-consumable is acknowledged, not consumed", arguments: StoreKind.allCases)
     func nonConsumableAcknowledged(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice", product: "levelpack1")
         let bought = try fixture.buyOnPlay(product: "levelpack1", account: order.appAccountToken)
@@ -61,7 +61,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("a report naming another player's order token is refused and nothing moves", arguments: StoreKind.allCases)
     func wrongPlayer(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken)
@@ -79,7 +79,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("a pending purchase is answered pending, then delivered once it completes", arguments: StoreKind.allCases)
     func pendingThenCompleted(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken, pending: true)
@@ -100,7 +100,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("a canceled pending purchase is refused for good and recorded on the order", arguments: StoreKind.allCases)
     func canceledPending(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken, pending: true)
@@ -118,7 +118,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("a forged purchase token or order id is refused with a stable reason", arguments: StoreKind.allCases)
     func forged(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let unknown = try await fixture.send(
@@ -149,7 +149,7 @@ struct GooglePlayPurchaseTests {
 
     @Test("googlePlay beside Apple's fields is a bad request, not an answer, and asks Google nothing")
     func mixedReport() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let body = #"{"signedTransaction":"a.b.c","googlePlay":{"productId":"coins100","purchaseToken":"token-1"}}"#
         let answer = try await fixture.send(
@@ -164,7 +164,7 @@ struct GooglePlayPurchaseTests {
     func acknowledgementRetriedByReconciler(kind: StoreKind) async throws {
         let failing = Atomic<Bool>(true)
         let fixture = try await ServerFixture(
-            kind, notifications: false, playKeys: true,
+            kind, notifications: false, playKeys: true, subscriptionTimeScale: 1,
             interceptor: { request in
                 guard failing.load(ordering: .sequentiallyConsistent), request.url.path.hasSuffix(":consume") else {
                     return nil
@@ -206,7 +206,7 @@ struct GooglePlayPurchaseTests {
     func repeatReportRetries() async throws {
         let failing = Atomic<Bool>(true)
         let fixture = try await ServerFixture(
-            .sqlite, notifications: false, playKeys: true,
+            .sqlite, notifications: false, playKeys: true, subscriptionTimeScale: 1,
             interceptor: { request in
                 guard failing.load(ordering: .sequentiallyConsistent), request.url.path.hasSuffix(":consume") else {
                     return nil
@@ -229,7 +229,7 @@ struct GooglePlayPurchaseTests {
     @Test(
         "the admin API finds the player by Google's order id and by the purchase token", arguments: StoreKind.allCases)
     func adminFindsPlayer(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.buyOnPlay(account: order.appAccountToken)

@@ -39,8 +39,9 @@ final class ServerFixture: Sendable {
     /// notifications (they stay in its history, for the reconciler); `logger` is what the
     /// server and the emulator log to (warnings and worse to standard error by default);
     /// `playKeys` gives the emulator's Play side the process's keys before it starts;
-    /// `subscriptionTimeScale` shortens the emulator's subscription periods (and Google's
-    /// three days with them) to run renewals on the wall clock;
+    /// `subscriptionTimeScale` is the emulator's (Apple's periods and Google's three days to
+    /// acknowledge; `nil` for the dev stack's 1/8640, which makes the three days 30 s: too
+    /// short for a Play test on a saturated machine, so those pass 1);
     /// `interceptor` sees the server's requests to the emulator first (a fault).
     init(
         _ kind: StoreKind,

@@ -87,7 +87,7 @@ public struct ChildProcess: Sendable {
         try check(posix_spawnattr_setpgroup(&attributes, 0), executable)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         try check(posix_spawn(&pid, executable, &actions, &attributes, argv, environ), executable)
         return ChildProcess(pid: pid)

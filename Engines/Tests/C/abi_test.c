@@ -57,6 +57,9 @@ static void test_bad_configs(void) {
     expect_open_error("{\"serverURL\":\"http://127.0.0.1:1\",\"dataDirectory\":\"/proc/nope/sk\",\"store\":"
                       "\"emulator\",\"emulatorURL\":\"http://127.0.0.1:1\",\"deviceId\":\"d\"}",
                       "data_directory");
+    expect_open_error(
+        "{\"serverURL\":\"http://127.0.0.1:1\",\"dataDirectory\":\"/tmp/sk\",\"store\":\"play_emulator\"}",
+        "invalid_config");
     /* No error pointer: still NULL, no crash. */
     CHECK(sk_open("{", NULL) == NULL, "sk_open without error pointer opened");
 }
@@ -416,12 +419,33 @@ static void test_threads(void) {
     sk_close(client);
 }
 
+/* "store": "play_emulator" opens a client on the emulator's Google Play side, which sells
+ * the emulator's catalog. */
+static void test_play_store(void) {
+    snprintf(config, sizeof config,
+             "{\"serverURL\":\"%s\",\"dataDirectory\":\"%s/play\",\"store\":\"play_emulator\","
+             "\"emulatorURL\":\"%s\",\"deviceId\":\"play-%d\"}",
+             require_env("SK_SERVER_URL"), require_env("SK_WORK_DIR"), require_env("SK_SERVER_URL"), (int)getpid());
+    char *error = NULL;
+    sk_client *client = sk_open(config, &error);
+    CHECK(client != NULL, "open play_emulator: %s", error ? error : "");
+    sk_free(error);
+    if (client == NULL) return;
+    char *answer = call_and_wait(client, "products", "{\"productIds\":[\"coins100\",\"no.such.product\"]}", 30);
+    CHECK(answer != NULL && json_has_string(answer, "productId", "coins100") &&
+              strstr(answer, "no.such.product") == NULL,
+          "play products: %s", answer ? answer : "NULL");
+    sk_free(answer);
+    sk_close(client);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IONBF, 0);
     test_version();
     test_bad_configs();
     test_null_and_closed_clients();
     test_close_wakes_waiters();
+    test_play_store();
 
     make_config("main", "");
     char *error = NULL;

@@ -30,9 +30,14 @@ struct DeviceTransactionBody: Codable, Hashable, Sendable {
 /// A product of `GET /emulator/v1/products`.
 struct EmulatorProductBody: Codable, Hashable, Sendable {
     var productId: String
+    /// Apple's product type: `Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`, …
+    var type: String?
     var price: Int64
     var currency: String
     var displayName: String?
+
+    /// Whether it is a consumable, which no restore ever lists.
+    var isConsumable: Bool { type == "Consumable" }
 }
 
 /// `GET …/receipt`.

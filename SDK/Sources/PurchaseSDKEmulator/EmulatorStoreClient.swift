@@ -49,12 +49,7 @@ public struct EmulatorStoreClient: StoreClient {
     }
 
     public func products(ids: [String]) async throws -> [StoreProduct] {
-        let products: [EmulatorProductBody] = try await http.get("emulator/v1/products")
-        return products.filter { ids.contains($0.productId) }.map {
-            StoreProduct(
-                productId: $0.productId, displayName: $0.displayName ?? $0.productId, priceMilliunits: $0.price,
-                currency: $0.currency)
-        }
+        try await EmulatorCatalog(http: http).products(ids: ids)
     }
 
     public func purchase(productId: String, appAccountToken: String, quantity: Int) async throws

@@ -11,6 +11,9 @@ struct ClientConfiguration: Decodable, Sendable {
         case storekit1
         /// The StoreKeeper emulator's device API (`emulatorURL`, `deviceId`), for tests.
         case emulator
+        /// The Google Play side of the StoreKeeper emulator (`emulatorURL`, `deviceId`):
+        /// Play Billing's purchases, reported to the server as `googlePlay`.
+        case playEmulator = "play_emulator"
     }
 
     /// The game's purchase server.
@@ -19,9 +22,9 @@ struct ClientConfiguration: Decodable, Sendable {
     var dataDirectory: String
     /// The store; `storekit2` when absent.
     var store: Store
-    /// With `emulator`: the emulator's base URL.
+    /// With `emulator` and `play_emulator`: the emulator's base URL.
     var emulatorURL: URL?
-    /// With `emulator`: the emulated phone.
+    /// With `emulator` and `play_emulator`: the emulated phone.
     var deviceId: String?
     /// The most events waiting to be polled (default 256).
     var eventQueueCapacity: Int

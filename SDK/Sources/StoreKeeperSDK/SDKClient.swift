@@ -51,12 +51,16 @@ final class SDKClient: Sendable {
 
     private static func store(for configuration: ClientConfiguration) throws -> any StoreClient {
         switch configuration.store {
-        case .emulator:
+        case .emulator, .playEmulator:
             guard let emulatorURL = configuration.emulatorURL, let deviceId = configuration.deviceId, !deviceId.isEmpty
             else {
-                throw ABIError(code: "invalid_config", message: "store \"emulator\" needs emulatorURL and deviceId")
+                throw ABIError(
+                    code: "invalid_config",
+                    message: "store \"\(configuration.store.rawValue)\" needs emulatorURL and deviceId")
             }
-            return EmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
+            return configuration.store == .emulator
+                ? EmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
+                : PlayEmulatorStoreClient(baseURL: emulatorURL, deviceId: deviceId)
         case .storekit2: return try StoreKitStores.client(.storeKit2)
         case .storekit1: return try StoreKitStores.client(.storeKit1)
         }

@@ -23,7 +23,8 @@ extension PurchasePipeline {
     /// next start, which reports it like any unknown transaction. Unsigned transactions
     /// (StoreKit 1's restored ones) are reported by id with the app receipt that holds
     /// them. An unfinished transaction an order of the journal already owns is left to that
-    /// order.
+    /// order. Google Play purchases are left out (the server restores Apple's transactions
+    /// only): with a Google Play store a restore reloads the player's entitlements.
     ///
     /// - Throws: ``PurchaseError/noPlayerSignedIn``, ``PurchaseError/notRunning``,
     ///   ``PurchaseError/storeUnavailable`` when the store cannot list the transactions (or
@@ -36,7 +37,9 @@ extension PurchasePipeline {
         await log("restore_started", playerId: player)
         let current: [StoreTransaction]
         do {
-            current = try await configuration.store.currentTransactions()
+            // `POST /v1/purchases/restore` takes Apple's transactions only; a Google Play
+            // purchase reaches the server through its report while it is unacknowledged.
+            current = try await configuration.store.currentTransactions().filter { $0.googlePlay == nil }
         } catch {
             try ensureRunning()
             await log("restore_failed", playerId: player, attributes: ["reason": Self.storeUnavailable])

@@ -129,11 +129,14 @@ extension PurchasePipeline {
         }
     }
 
-    /// Sends the report: the signed transaction, or else the receipt with the transaction id.
+    /// Sends the report: the Google Play purchase or the signed transaction, or else the
+    /// receipt with the transaction id.
     private func send(_ record: PurchaseRecord) async -> Result<ServerDelivery, ServerCallError> {
         do {
             var body = PurchaseReportBody(orderId: record.orderId)
-            if let signed = record.signedTransaction {
+            if let googlePlay = record.googlePlay {
+                body.googlePlay = googlePlay
+            } else if let signed = record.signedTransaction {
                 body.signedTransaction = signed
             } else {
                 body.transactionId = record.transactionId

@@ -39,6 +39,9 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
     public var transactionId: String?
     /// The signed transaction (StoreKit 2), reported to the server.
     public var signedTransaction: String?
+    /// The Google Play purchase, reported to the server; `nil` for Apple's transactions
+    /// and in journals written before Google Play.
+    public var googlePlay: GooglePlayPurchase?
     /// The server's acknowledgement, once delivered.
     public var delivery: ServerDelivery?
     /// Whether the store was told to finish the transaction, or no longer lists it because
@@ -89,6 +92,7 @@ public struct PurchaseRecord: Codable, Hashable, Sendable, Identifiable {
     mutating func bind(_ transaction: StoreTransaction) {
         transactionId = transaction.transactionId
         signedTransaction = transaction.signedTransaction ?? signedTransaction
+        googlePlay = transaction.googlePlay ?? googlePlay
         if appAccountToken == nil { appAccountToken = transaction.appAccountToken }
     }
 }

@@ -139,7 +139,9 @@ const char *sk_version(void);
  *   "store"           "storekit2" (the default): StoreKit 2 (Product, Transaction;
  *                     StoreKit 1 below iOS 15 and macOS 12); "storekit1": StoreKit 1
  *                     (SKPaymentQueue, the app receipt); "emulator": the StoreKeeper
- *                     emulator's device API, for tests.
+ *                     emulator's device API, for tests; "play_emulator": the emulator's
+ *                     Google Play side (Play Billing's purchases, reported as googlePlay;
+ *                     the server acknowledges them), for tests and Linux simulations.
  *                     On Linux, StoreKit is StoreKeeper's StoreKit for Linux over the
  *                     emulator, configured by the process's environment, which must be set
  *                     before sk_open (else store_unavailable) and stay set:
@@ -147,9 +149,10 @@ const char *sk_version(void);
  *                     `storekeeper serve --dev`), STOREKEEPER_STOREKIT_DEVICE (the emulated
  *                     device's id) and STOREKEEPER_STOREKIT_DATA (the device's local
  *                     directory: app receipt, pinned root). One device per process.
- *   "emulatorURL"     string, with "emulator": the StoreKeeper emulator's base URL
+ *   "emulatorURL"     string, with "emulator" or "play_emulator": the StoreKeeper
+ *                     emulator's base URL
  *                     (`storekeeper serve --dev` or `storekeeper emulator`)
- *   "deviceId"        string, with "emulator": the emulated phone
+ *   "deviceId"        string, with "emulator" or "play_emulator": the emulated phone
  *   "eventQueueCapacity"        integer, default 256 (at least 2): events waiting at most
  *   "retryInitialMilliseconds"  integer, default 500: the first wait before retrying the
  *                               server

@@ -1,0 +1,62 @@
+/// One value of a bulk-loaded row: text, an integer, a time (the ledger's epoch
+/// milliseconds) or SQL NULL.
+enum BulkValue: Sendable {
+    case text(String)
+    case integer(Int64)
+    case milliseconds(Int64)
+    case null
+}
+
+/// Rows for one ledger table, gathered for a bulk load (``BulkLoading``): the table's name,
+/// the columns each row gives (named by the table's declaration, ``LedgerTable``) and
+/// the values, row after row.
+struct BulkRows: Sendable {
+    let table: String
+    let columns: [String]
+    private(set) var values: [BulkValue] = []
+
+    /// Rows of `Table` giving `columns`, then any bookkeeping columns the record does not
+    /// declare (`extra`, e.g. `orders.fulfilled_at`).
+    init<Table: LedgerTable>(_ table: Table.Type, _ columns: [Table.Column], extra: [String] = []) {
+        self.table = Table.name
+        self.columns = columns.map(\.rawValue) + extra
+    }
+
+    /// How many rows are gathered.
+    var count: Int { columns.isEmpty ? 0 : values.count / columns.count }
+
+    /// Appends one row: a value per column, in the columns' order.
+    mutating func append(_ row: BulkValue...) {
+        precondition(row.count == columns.count, "\(table): \(row.count) values for \(columns.count) columns")
+        values.append(contentsOf: row)
+    }
+
+    /// Forgets the gathered rows, keeping the storage for the next batch.
+    mutating func removeAll() { values.removeAll(keepingCapacity: true) }
+}
+
+/// A store that takes rows in bulk, past the ledger's rules: for filling a ledger with
+/// generated history (``HistoryFill``), never for serving. SQLite inserts them with
+/// prepared statements in one transaction; PostgreSQL copies them (`COPY … FROM STDIN`).
+protocol BulkLoading: LedgerStore {
+    /// Whether the ledger holds any order or purchase.
+    func holdsHistory() async throws -> Bool
+
+    /// Writes every row of `tables`, in order (a table another references comes first), in
+    /// one transaction.
+    func bulkLoad(_ tables: [BulkRows]) async throws
+}
+
+extension BulkLoading where Self: SQLLedgerStore {
+    /// Whether the ledger holds any order or purchase: a fill writes only into a new one.
+    func holdsHistory() async throws -> Bool {
+        try await read(
+            .first(
+                LedgerStatement(
+                    """
+                    SELECT CASE WHEN EXISTS (SELECT 1 FROM orders) OR EXISTS (SELECT 1 FROM purchases)
+                        THEN 1 ELSE 0 END AS held
+                    """),
+                { try $0.requiredInteger("held") != 0 })) ?? false
+    }
+}

@@ -1,0 +1,96 @@
+import PostgresNIO
+
+extension PostgresLedgerStore: BulkLoading {
+    /// Copies every table's rows (`COPY … FROM STDIN`, text format) in one transaction.
+    func bulkLoad(_ tables: [BulkRows]) async throws {
+        try await transaction { connection in
+            for rows in tables where rows.count > 0 {
+                try await connection.copyFrom(table: rows.table, columns: rows.columns, logger: self.logger) { writer in
+                    var buffer = ByteBuffer()
+                    var column = 0
+                    for value in rows.values {
+                        if column > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+                        value.writeCopyText(to: &buffer)
+                        column += 1
+                        if column == rows.columns.count {
+                            buffer.writeInteger(UInt8(ascii: "\n"))
+                            column = 0
+                            if buffer.readableBytes >= 1 << 20 {
+                                try await writer.write(buffer)
+                                buffer.clear()
+                            }
+                        }
+                    }
+                    if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                }
+            }
+        }
+    }
+}
+
+extension BulkValue {
+    /// Writes the value in `COPY`'s text format: NULL as `\N`, a backslash and every control
+    /// character in text escaped, a time as a UTC `timestamptz` literal.
+    fileprivate func writeCopyText(to buffer: inout ByteBuffer) {
+        switch self {
+        case .null:
+            buffer.writeStaticString("\\N")
+        case .integer(let integer):
+            buffer.writeString(String(integer))
+        case .milliseconds(let milliseconds):
+            buffer.writeString(CopyTimestamp.text(milliseconds: milliseconds))
+        case .text(let text):
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+                buffer.writeString(text)
+                return
+            }
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+                case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+                case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+                case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                case ..<0x20: buffer.writeString("\\x" + String(byte, radix: 16))
+                default: buffer.writeInteger(byte)
+                }
+            }
+        }
+    }
+}
+
+/// Epoch milliseconds as a `timestamptz` literal in UTC (`2026-11-29 20:15:03.123+00`),
+/// computed without a date formatter: a fill writes tens of millions of them.
+enum CopyTimestamp {
+    static func text(milliseconds: Int64) -> String {
+        let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let seconds = dayMilliseconds / 1000
+        return
+            "\(year)-\(pad(month))-\(pad(day)) \(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))."
+            + pad(dayMilliseconds % 1000, width: 3) + "+00"
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+    /// days-to-civil algorithm).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, width: Int = 2) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import LedgerTestSupport
+import Synchronization
+import Testing
+
+@testable import Ledger
+
+/// On a ledger with history (``HistoryFill``), every statement the server's paths run —
+/// delivery, support's searches and pages, the owed queue, the overview, timeline paging
+/// deep into the whale's history, the reconciler's and the backfill's reads, the outbox —
+/// is read back with `EXPLAIN QUERY PLAN`, and none walks a whole large table: each finds
+/// its rows through an index (`SEARCH`), never `SCAN`s the table or one of its indexes from
+/// end to end. The statements are the ones SQLite actually ran, recorded by a trace on the
+/// store's own connections, so a new statement on these paths is checked without listing it
+/// here.
+struct FilledLedgerPlanTests {
+    /// The tables that grow with the ledger's age.
+    static let largeTables: Set<String> = [
+        "orders", "purchases", "ledger_entries", "balances", "outbox", "history_events", "notifications",
+        "refund_notices", "entitlements", "consumption_consents", "audit_log", "spends",
+    ]
+
+    /// Statements known to walk a large table or index, found by this test (2026-11-29), each
+    /// with why: "bounded" ones walk a partial index whose rows do not grow with the ledger's
+    /// age; "open" ones do, and are issue 32's work (docs/PERFORMANCE.md, "Years of
+    /// history"). Anything else that scans fails the test.
+    static let knownScans: [(fragment: String, reason: String)] = [
+        ("strpos(lower(player_id", "open: a substring search of player ids walks every player's id"),
+        ("strpos(flags,", "open: flagged purchases walk all purchases by delivery until enough match"),
+        (
+            "FROM outbox WHERE delivered_at IS NULL",
+            "bounded: the backlog count walks the partial index outbox_due, only undelivered messages"
+        ),
+        (
+            "WITH signalled AS",
+            "bounded: refund signals walk the partial indexes of negative balances and refunded purchases"
+        ),
+        (
+            "WHERE refunded_share > 0 AND refunded_at >=",
+            "open: the overview's refunds walk every refunded purchase (partial index), not those since the date"
+        ),
+        (
+            "OR app_account_token =",
+            "open: the owed queue's owner candidates scan all orders (the OR defeats both indexes)"
+        ),
+        ("instr(lower(player_id)", "open: a substring search of player ids walks every player's id"),
+        ("instr(flags,", "open: flagged purchases walk all purchases by delivery until enough match"),
+        (
+            "FROM entitlements e WHERE e.original_transaction_id = p.original_transaction_id",
+            "open (PostgreSQL): a backfill page walks purchases by chain until enough lack an entitlement"
+        ),
+    ]
+
+    @Test("no statement on the server's paths scans a large table of a filled ledger")
+    func noPathScansALargeTable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plans-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorded = Mutex<[String]>([])
+        let recording = Atomic<Bool>(false)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            db.trace(options: .statement) { event in
+                guard recording.load(ordering: .relaxed), case .statement(let statement) = event else { return }
+                let sql = statement.expandedSQL
+                recorded.withLock { $0.append(sql) }
+            }
+        }
+        let pool = try DatabasePool(
+            path: directory.appendingPathComponent("ledger.sqlite").path, configuration: configuration)
+        let store = SQLiteLedgerStore(writer: pool)
+        let now = Date()
+        let summary = try await HistoryFill.fill(
+            store, purchases: 3_000, products: HistoryFillTests.products, random: SeededGenerator(seed: 21), now: now)
+
+        recording.store(true, ordering: .relaxed)
+        try await FilledLedgerPaths.run(on: store, summary: summary, now: now)
+        recording.store(false, ordering: .relaxed)
+
+        let statements = Set(recorded.withLock { $0 })
+        #expect(statements.count > 30, "the paths ran \(statements.count) distinct statements")
+        var scans: [String] = []
+        for sql in statements.sorted() {
+            let trimmed = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+            let upper = trimmed.uppercased()
+            guard ["SELECT", "WITH", "UPDATE", "DELETE", "INSERT"].contains(where: { upper.hasPrefix($0) }) else {
+                continue
+            }
+            let steps = try await pool.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + trimmed).map { $0["detail"] as String }
+            }
+            for step in steps where Self.scansLargeTable(step) {
+                if Self.isKnown(trimmed) { continue }
+                scans.append("\(step)\n    in: \(trimmed.prefix(400))")
+            }
+        }
+        #expect(scans.isEmpty, "statements that scan a large table:\n\(scans.joined(separator: "\n"))")
+        try await store.close()
+    }
+
+    /// Whether `statement` is one of ``knownScans``.
+    static func isKnown(_ statement: String) -> Bool {
+        knownScans.contains { statement.contains($0.fragment) }
+    }
+
+    /// Whether a plan step walks a large table (or one of its indexes) from end to end.
+    static func scansLargeTable(_ step: String) -> Bool {
+        guard step.hasPrefix("SCAN ") else { return false }
+        let table = step.dropFirst(5).prefix { $0 != " " }
+        return largeTables.contains(String(table))
+    }
+}
+
+/// The ledger reads and writes of the server's paths, on a filled ledger: what the plan
+/// checks record.
+enum FilledLedgerPaths {
+    static func run(on store: any LedgerStore, summary: HistoryFillSummary, now: Date) async throws {
+        let whale = summary.whale
+        // Delivery: by order (one round trip) and the whole way.
+        let order = try await store.createOrder(
+            Order(
+                orderId: UUID().uuidString.lowercased(), playerId: whale, productId: "coins100",
+                appAccountToken: UUID().uuidString.lowercased(), createdAt: now,
+                expiresAt: now.addingTimeInterval(3_600)))
+        _ = try await store.deliverByOrder(
+            delivery("9100000000000001", player: whale, orderId: order.orderId, now: now),
+            appAccountToken: order.appAccountToken)
+        _ = try await store.deliver(delivery("9100000000000002", player: whale, orderId: nil, now: now))
+        _ = try await store.deliver(delivery("9100000000000002", player: whale, orderId: nil, now: now))
+
+        // The player page and support's searches.
+        let purchases = try await store.purchases(playerId: whale)
+        let purchase = try #require(purchases.first)
+        _ = try await store.purchase(store: .appStore, transactionId: purchase.transactionId)
+        _ = try await store.purchases(store: .appStore, originalTransactionId: purchase.originalTransactionId)
+        _ = try await store.order(id: order.orderId)
+        _ = try await store.order(appAccountToken: order.appAccountToken)
+        _ = try await store.events(transactionId: purchase.transactionId)
+        _ = try await store.events(orderId: order.orderId)
+        _ = try await store.wallet(playerId: whale)
+        _ = try await store.entitlements(playerId: whale)
+        _ = try await store.knowsPlayer(whale)
+        _ = try await store.players(resembling: "player-1", limit: 20)
+        var ordersPage = try await store.orders(playerId: whale, page: LedgerPageRequest(limit: 50))
+        if let next = ordersPage.next {
+            ordersPage = try await store.orders(playerId: whale, page: LedgerPageRequest(after: next, limit: 50))
+        }
+        // Timeline paging deep into the whale's history.
+        var beforeId: Int64?
+        for _ in 0..<5 {
+            let page = try await store.timelineNewestFirst(playerId: whale, beforeId: beforeId, limit: 50, types: nil)
+            beforeId = page.last?.id
+        }
+        _ = try await store.timelineNewestFirst(
+            playerId: whale, beforeId: beforeId, limit: 50, types: [.delivered, .refunded])
+        var timeline = try await store.timeline(playerId: whale, page: LedgerPageRequest(limit: 100))
+        if let next = timeline.next {
+            timeline = try await store.timeline(playerId: whale, page: LedgerPageRequest(after: next, limit: 100))
+        }
+
+        // The owed queue, the overview and the signals.
+        _ = try await store.owedTransactions(learnedBefore: now, limit: 50)
+        _ = try await store.owedCount(learnedBefore: now)
+        _ = try await store.ownerCandidates(
+            productId: "coins100", appAccountToken: order.appAccountToken, createdFrom: now.addingTimeInterval(-3_600),
+            createdTo: now, limit: 20)
+        _ = try await store.deliveryActivity(since: now.addingTimeInterval(-30 * 86_400), limit: 500)
+        _ = try await store.refundSignals(minimumRefunds: 2, limit: 50)
+        _ = try await store.purchases(flagged: PurchaseFlag.sandboxInProduction, limit: 50)
+        _ = try await store.manualGrants(via: "console", notBefore: nil, before: nil, limit: 50)
+
+        // The reconciler's, the backfill's and the outbox's reads.
+        _ = try await store.lapsedSubscriptions(before: now, limit: 50)
+        _ = try await store.purchasesWithoutEntitlement(
+            productIds: ["levelpack1", "vip.monthly", "seasonpass"], after: nil, limit: 100)
+        _ = try await store.dueOutboxMessages(now: now, limit: 50)
+        _ = try await store.notification(uuid: UUID().uuidString.lowercased())
+        _ = try await store.settleRefundState(store: .appStore, transactionId: purchase.transactionId, reason: "REFUND")
+    }
+
+    private static func delivery(_ transactionId: String, player: String, orderId: String?, now: Date) -> Delivery {
+        Delivery(
+            store: .appStore, transactionId: transactionId, originalTransactionId: transactionId, playerId: player,
+            orderId: orderId, productId: "coins100", environment: .production, source: .clientSignedTransaction,
+            grants: ["coins": 100], purchaseDate: now)
+    }
+}

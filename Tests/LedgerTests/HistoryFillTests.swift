@@ -1,0 +1,121 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import Ledger
+
+/// `fill-ledger`'s generator writes a ledger the server's own reads and rules accept: the
+/// counts it reports, balances that are the sum of their entries, the whale it names, and
+/// the same ledger for the same seed.
+struct HistoryFillTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+    static let products = [
+        FillProduct(productId: "coins100", kind: .consumable, grants: ["coins": 100]),
+        FillProduct(productId: "potion", kind: .consumable, grants: ["potion": 1]),
+        FillProduct(productId: "levelpack1", kind: .nonConsumable, entitlement: "levelpack1"),
+        FillProduct(productId: "vip.monthly", kind: .autoRenewable, entitlement: "vip"),
+        FillProduct(productId: "seasonpass", kind: .nonRenewing, entitlement: "seasonpass", periodDays: 90),
+    ]
+
+    private func count(_ sql: String, in store: any LedgerStore) async throws -> Int64 {
+        let store = try #require(store as? any SQLLedgerStore)
+        return try await store.read(.first(LedgerStatement(sql), { try $0.requiredInteger("n") })) ?? -1
+    }
+
+    @Test("a fill writes what its summary counts, balances that add up, and a whale", arguments: StoreKind.allCases)
+    func fillIsConsistent(kind: StoreKind) async throws {
+        try await withStore(kind) { store, _ in
+            let summary = try await HistoryFill.fill(
+                store, purchases: 1_500, products: Self.products, random: SeededGenerator(seed: 7), now: Self.now)
+            #expect(summary.purchases == 1_500)
+            #expect(try await count("SELECT COUNT(*) AS n FROM purchases", in: store) == 1_500)
+            #expect(try await count("SELECT COUNT(*) AS n FROM orders", in: store) == Int64(summary.orders))
+            #expect(summary.unpaidOrders > 0 && summary.refunds > 0 && summary.partialRefunds > 0)
+            #expect(summary.renewals > 0 && summary.entitlements > 0 && summary.clientEvents > 0)
+            #expect(
+                try await count("SELECT COUNT(*) AS n FROM orders WHERE status = 'created'", in: store)
+                    == Int64(summary.unpaidOrders))
+            #expect(
+                try await count("SELECT COUNT(*) AS n FROM history_events", in: store) == Int64(summary.historyEvents))
+            #expect(try await count("SELECT COUNT(*) AS n FROM refund_notices", in: store) == Int64(summary.refunds))
+            #expect(try await count("SELECT COUNT(*) AS n FROM entitlements", in: store) == Int64(summary.entitlements))
+            #expect(
+                try await count("SELECT COUNT(*) AS n FROM notifications", in: store) == Int64(summary.notifications))
+            #expect(
+                try await count(
+                    "SELECT COUNT(DISTINCT player_id) AS n FROM orders", in: store) == Int64(summary.players))
+            #expect(
+                try await count(
+                    """
+                    SELECT COUNT(*) AS n FROM balances b WHERE b.amount <> (SELECT SUM(e.amount) FROM ledger_entries e
+                        WHERE e.player_id = b.player_id AND e.item = b.item)
+                    """, in: store) == 0)
+            #expect(
+                try await count(
+                    """
+                    SELECT COUNT(*) AS n FROM (SELECT player_id, COUNT(*) AS bought FROM purchases GROUP BY player_id) p
+                    WHERE p.bought >= \(summary.whalePurchases) AND p.player_id <> '\(summary.whale)'
+                    """, in: store) == 0)
+            #expect(summary.whalePurchases == HistoryFill.whalePurchases(of: 1_500))
+
+            // The ledger's own reads and rules work on what the fill wrote.
+            #expect(try await store.purchases(playerId: summary.whale).count == summary.whalePurchases)
+            let wallet = try await store.wallet(playerId: summary.whale)
+            #expect(wallet["coins", default: 0] != 0)
+            let delivered = try await store.deliver(
+                Fixture.delivery(transactionId: "9000000000000001", player: summary.whale, grants: ["coins": 100]))
+            #expect(delivered.isFirstDelivery)
+            #expect(try await store.wallet(playerId: summary.whale)["coins"] == wallet["coins", default: 0] + 100)
+        }
+    }
+
+    @Test("the same seed fills the same ledger")
+    func sameSeedSameLedger() async throws {
+        var digests: [String] = []
+        var summaries: [HistoryFillSummary] = []
+        for _ in 0..<2 {
+            try await withStore(.sqlite) { store, _ in
+                var summary = try await HistoryFill.fill(
+                    store, purchases: 400, products: Self.products, random: SeededGenerator(seed: 11), now: Self.now)
+                summary.seconds = 0
+                summaries.append(summary)
+                let sql = try #require(store as? any SQLLedgerStore)
+                let rows = try await sql.read(
+                    .rows(
+                        LedgerStatement(
+                            "SELECT transaction_id, player_id, product_id, status FROM purchases ORDER BY transaction_id"
+                        ),
+                        {
+                            try [
+                                $0.requiredText("transaction_id"), $0.requiredText("player_id"),
+                                $0.requiredText("product_id"), $0.requiredText("status"),
+                            ].joined(separator: ",")
+                        }))
+                digests.append(rows.joined(separator: ";"))
+            }
+        }
+        #expect(summaries[0] == summaries[1])
+        #expect(digests[0] == digests[1])
+        #expect(!digests[0].isEmpty)
+    }
+
+    @Test("a ledger that holds orders is refused, and nothing is added to it")
+    func refusesAServedLedger() async throws {
+        try await withStore(.sqlite) { store, _ in
+            _ = try await store.createOrder(Fixture.order())
+            await #expect(throws: HistoryFillError.self) {
+                try await HistoryFill.fill(
+                    store, purchases: 10, products: Self.products, random: SeededGenerator(seed: 1), now: Self.now)
+            }
+            #expect(try await count("SELECT COUNT(*) AS n FROM purchases", in: store) == 0)
+        }
+    }
+
+    @Test("a timestamptz literal names the right UTC moment, before 1970 too")
+    func copyTimestamps() {
+        #expect(CopyTimestamp.text(milliseconds: 0) == "1970-01-01 00:00:00.000+00")
+        #expect(CopyTimestamp.text(milliseconds: 1_795_000_000_123) == "2026-11-18 11:06:40.123+00")
+        #expect(CopyTimestamp.text(milliseconds: 951_782_400_000) == "2000-02-29 00:00:00.000+00")
+        #expect(CopyTimestamp.text(milliseconds: -1) == "1969-12-31 23:59:59.999+00")
+    }
+}
