@@ -14,7 +14,7 @@ import Testing
 struct GooglePlaySubscriptionAPITests {
     @Test("subscriptionsv2.get reads a subscription bought on the device; acknowledge acknowledges it")
     func getAndAcknowledge() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(.sqlite, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let client = try #require(try await fixture.server.playAcknowledger?.client)
         let order = try await fixture.order("alice", product: "vip.monthly")

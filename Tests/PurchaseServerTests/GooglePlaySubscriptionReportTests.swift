@@ -17,7 +17,7 @@ struct GooglePlaySubscriptionReportTests {
         "a reported subscription is the player's entitlement until Google's expiry, acknowledged",
         arguments: StoreKind.allCases)
     func reportedSubscription(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice", product: "vip.monthly")
         let bought = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)
@@ -50,7 +50,7 @@ struct GooglePlaySubscriptionReportTests {
         "a subscription pushed as purchased is the order's player's entitlement; canceled it stays, revoked it ends",
         arguments: StoreKind.allCases)
     func notifiedSubscription(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice", product: "vip.monthly")
         let bought = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)

@@ -18,7 +18,7 @@ struct GooglePlayVoidTests {
         "partial refunds by quantity and a full void take back the right amounts, each once, on the webhook",
         arguments: StoreKind.allCases)
     func partialAndFullVoids(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true) {
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true, subscriptionTimeScale: 1) {
             $0.webhook = WebhookSettings(url: URL(string: "http://apple.dev/test/webhook")!, secret: "secret")
         }
         defer { Task { await fixture.shutdown() } }
@@ -70,7 +70,7 @@ struct GooglePlayVoidTests {
 
     @Test("a void whose notification was lost is applied by the reconciler, once", arguments: StoreKind.allCases)
     func reconcilerAppliesLostVoid(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         let bought = try fixture.emulator.play.purchase(
@@ -101,7 +101,7 @@ struct GooglePlayVoidTests {
         "a non-consumable bought on Play is an entitlement of the player through the product path; its void refunds it",
         arguments: StoreKind.allCases)
     func nonConsumableEntitlement(kind: StoreKind) async throws {
-        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true)
+        let fixture = try await ServerFixture(kind, notifications: true, playKeys: true, subscriptionTimeScale: 1)
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice", product: "levelpack1")
         let bought = try fixture.buyOnPlay(product: "levelpack1", account: order.appAccountToken)
