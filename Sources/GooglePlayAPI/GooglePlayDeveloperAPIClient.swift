@@ -48,13 +48,8 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     /// - Throws: ``GooglePlayAPIError``; 404 for an unknown token (reason `notFound`) or
     ///   package (`applicationNotFound`), 400 `purchaseTokenDoesNotMatchProductId`.
     public func productPurchase(productId: String, token: String) async throws(GooglePlayAPIError) -> ProductPurchase {
-        let response = try await perform(.get, productPath(productId, token), method: nil, body: nil)
-        do {
-            return try JSONDecoder().decode(ProductPurchase.self, from: response.body)
-        } catch {
-            throw GooglePlayAPIError(
-                kind: .undecodableResponse, httpStatus: response.status, message: "not a ProductPurchase: \(error)")
-        }
+        try Self.decode(
+            ProductPurchase.self, from: try await perform(.get, productPath(productId, token), method: nil, body: nil))
     }
 
     /// `purchases.products.acknowledge`: acknowledges a paid purchase (Google voids one left
@@ -65,13 +60,9 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     public func acknowledgeProductPurchase(
         productId: String, token: String, developerPayload: String? = nil
     ) async throws(GooglePlayAPIError) {
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(ProductPurchasesAcknowledgeRequest(developerPayload: developerPayload))
-        } catch {
-            throw GooglePlayAPIError(kind: .invalidRequest, message: "cannot encode the body: \(error)")
-        }
-        _ = try await perform(.post, productPath(productId, token), method: "acknowledge", body: body)
+        _ = try await perform(
+            .post, productPath(productId, token), method: "acknowledge",
+            body: try Self.acknowledgeBody(developerPayload))
     }
 
     /// `purchases.products.consume`: consumes a paid purchase, which acknowledges it too;
@@ -89,15 +80,10 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     /// - Throws: ``GooglePlayAPIError``; 404 for an unknown token (reason `notFound`) or
     ///   package (`applicationNotFound`).
     public func subscriptionPurchaseV2(token: String) async throws(GooglePlayAPIError) -> SubscriptionPurchaseV2 {
-        let response = try await perform(
-            .get, applicationPath + ["purchases", "subscriptionsv2", "tokens", token], method: nil, body: nil)
-        do {
-            return try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: response.body)
-        } catch {
-            throw GooglePlayAPIError(
-                kind: .undecodableResponse, httpStatus: response.status,
-                message: "not a SubscriptionPurchaseV2: \(error)")
-        }
+        try Self.decode(
+            SubscriptionPurchaseV2.self,
+            from: try await perform(
+                .get, applicationPath + ["purchases", "subscriptionsv2", "tokens", token], method: nil, body: nil))
     }
 
     /// `purchases.subscriptions.acknowledge`: acknowledges a subscription purchase (Google
@@ -110,15 +96,9 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
     public func acknowledgeSubscriptionPurchase(
         subscriptionId: String, token: String, developerPayload: String? = nil
     ) async throws(GooglePlayAPIError) {
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(ProductPurchasesAcknowledgeRequest(developerPayload: developerPayload))
-        } catch {
-            throw GooglePlayAPIError(kind: .invalidRequest, message: "cannot encode the body: \(error)")
-        }
         _ = try await perform(
             .post, applicationPath + ["purchases", "subscriptions", subscriptionId, "tokens", token],
-            method: "acknowledge", body: body)
+            method: "acknowledge", body: try Self.acknowledgeBody(developerPayload))
     }
 
     /// `purchases.voidedpurchases.list`: one page of the app's voided purchases.
@@ -145,14 +125,32 @@ public struct GooglePlayDeveloperAPIClient: Sendable {
         if let includeQuantityBasedPartialRefund {
             query.append(("includeQuantityBasedPartialRefund", String(includeQuantityBasedPartialRefund)))
         }
-        let response = try await perform(
-            .get, applicationPath + ["purchases", "voidedpurchases"], method: nil, body: nil, query: query)
+        return try Self.decode(
+            VoidedPurchasesListResponse.self,
+            from: try await perform(
+                .get, applicationPath + ["purchases", "voidedpurchases"], method: nil, body: nil, query: query))
+    }
+
+    /// A 2xx response's body as Google's `Value`, or ``GooglePlayAPIError`` `undecodable_response`
+    /// naming the type.
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type, from response: HTTPResponseData
+    ) throws(GooglePlayAPIError) -> Value {
         do {
-            return try JSONDecoder().decode(VoidedPurchasesListResponse.self, from: response.body)
+            return try JSONDecoder().decode(type, from: response.body)
         } catch {
             throw GooglePlayAPIError(
-                kind: .undecodableResponse, httpStatus: response.status,
-                message: "not a VoidedPurchasesListResponse: \(error)")
+                kind: .undecodableResponse, httpStatus: response.status, message: "not a \(type): \(error)")
+        }
+    }
+
+    /// The body of an acknowledgement, a product's or a subscription's: both of Google's
+    /// request types hold only `developerPayload`.
+    private static func acknowledgeBody(_ developerPayload: String?) throws(GooglePlayAPIError) -> Data {
+        do {
+            return try JSONEncoder().encode(ProductPurchasesAcknowledgeRequest(developerPayload: developerPayload))
+        } catch {
+            throw GooglePlayAPIError(kind: .invalidRequest, message: "cannot encode the body: \(error)")
         }
     }
 

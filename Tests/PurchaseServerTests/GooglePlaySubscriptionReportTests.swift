@@ -95,10 +95,11 @@ struct GooglePlaySubscriptionReportTests {
         "a period that ends renews: each order delivered once, the entitlement extended; canceled, it expires at its end",
         arguments: StoreKind.allCases)
     func renewalAndExpiry(kind: StoreKind) async throws {
-        // A 30-day period lasts 60 s on the emulator's clock, Google's three days 6 s: time
-        // enough to report and acknowledge on a machine the whole suite keeps busy.
+        // A 30-day period lasts 120 s on the emulator's clock, Google's three days 12 s: time
+        // enough to report and acknowledge on a machine the whole suite keeps busy (6 s was
+        // not: Google voided a subscription acknowledged too late, which then never renewed).
         let fixture = try await ServerFixture(
-            kind, notifications: true, playKeys: true, subscriptionTimeScale: 60.0 / (30 * 86_400))
+            kind, notifications: true, playKeys: true, subscriptionTimeScale: 120.0 / (30 * 86_400))
         defer { Task { await fixture.shutdown() } }
         // Alice's subscription renews; Bob's, canceled at once, expires at its period's end.
         var bought: [String: PlayDevicePurchaseResult] = [:]
@@ -124,7 +125,7 @@ struct GooglePlaySubscriptionReportTests {
 
         // The period ends; reading the Play state renews Alice's and pushes
         // SUBSCRIPTION_RENEWED, and lapses Bob's with SUBSCRIPTION_EXPIRED.
-        try await fixture.eventually("SUBSCRIPTION_RENEWED and SUBSCRIPTION_EXPIRED") {
+        try await fixture.eventually("SUBSCRIPTION_RENEWED and SUBSCRIPTION_EXPIRED", within: .seconds(180)) {
             for purchase in [alice, bob] { _ = try fixture.googleSubscription(purchase.purchaseToken) }
             await fixture.emulator.play.sendPendingNotifications()
             let renewed = try await entitlement(alice)?.transactionId == alice.orderId + "..0"

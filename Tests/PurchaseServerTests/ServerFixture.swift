@@ -181,8 +181,10 @@ final class ServerFixture: Sendable {
     /// Waits until `condition` holds (notifications arrive asynchronously), at most 60 s: it
     /// returns as soon as it holds, and the whole suite on two busy cores once took over 20 s
     /// to process one notification on PostgreSQL (FinishAtAppleTests).
-    func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+    func eventually(
+        _ what: String, within timeout: Duration = .seconds(60), _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(50))
