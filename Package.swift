@@ -205,6 +205,8 @@ let package = Package(
                 "AppStoreModel",
                 "AppStoreSigning",
                 "Ledger",
+                "PlayEmulator",
+                "PlayModel",
                 .product(name: "PurchaseSDK", package: "SDK"),
                 .product(name: "PurchaseSDKEmulator", package: "SDK"),
                 .product(name: "PurchaseSDKStoreKit", package: "SDK"),

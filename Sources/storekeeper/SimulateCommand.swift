@@ -84,6 +84,15 @@ struct SimulateCommand: AsyncParsableCommand {
             """)
     var store: PhoneStore = .emulator
 
+    @Option(
+        help: """
+            How many of --players are Android players (default: a fifth with --subscription-players 0, else \
+            none; the two do not share a run yet): each buys on Google Play through the SDK's Play store \
+            client, with pending purchases, refunds and acknowledgement failures; the oracle adds that \
+            Google refunds no purchase for want of acknowledgement.
+            """)
+    var androidPlayers: Int?
+
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
@@ -128,7 +137,8 @@ struct SimulateCommand: AsyncParsableCommand {
             players: players, purchases: purchases, seed: seed, databaseURL: database, faults: rates,
             reconcilerIntervalSeconds: reconcilerInterval, serial: serial,
             historyDirectory: historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, instances: instances,
-            subscriptionPlayers: subscriptionPlayers, subscriptionSteps: subscriptionSteps, phoneStore: store)
+            subscriptionPlayers: subscriptionPlayers, subscriptionSteps: subscriptionSteps, phoneStore: store,
+            androidPlayers: androidPlayers)
     }
 }
 

@@ -15,6 +15,8 @@ struct SimulationSummary {
             switch report.verdict {
             case .pass:
                 "PASS: every charge delivered exactly once, to the player who paid"
+                    + (report.android.players > 0
+                        ? "; no Google Play purchase refunded for want of acknowledgement" : "")
                     + (report.subscriptions.players > 0
                         ? "; every paid period entitled to the right player, nobody past Apple's expiry" : "")
             case .fail: "FAIL"
@@ -35,13 +37,15 @@ struct SimulationSummary {
             """,
             """
             lost \(report.counts.lost), duplicates \(report.counts.duplicates), wrongPlayer \(report.counts.wrongPlayer), \
-            forgedDelivered \(report.counts.forgedDelivered), inFlight \(report.counts.inFlight)
+            forgedDelivered \(report.counts.forgedDelivered), refundedUnacknowledged \(report.counts.refundedUnacknowledged), \
+            inFlight \(report.counts.inFlight)
             """,
             "faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))",
             "purchase calls: "
                 + report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
             "outcome digest: \(report.outcomeDigest)",
         ]
+        lines += androidLines
         lines += subscriptionLines
         if !report.resolvedInFlight.isEmpty {
             lines.append(
@@ -85,6 +89,19 @@ struct SimulationSummary {
         }
         if let file = report.historyFile { lines.append("full history: \(file)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The Android players' Google Play figures, when the run had any.
+    private var androidLines: [String] {
+        let android = report.android
+        guard android.players > 0 else { return [] }
+        return [
+            """
+            android: \(android.players) players, charged \(android.charged), pending \(android.pending) \
+            (cancelled \(android.pendingCancelled)), voided \(android.voided), \
+            refunded by Google unacknowledged \(android.refundedUnacknowledged)
+            """
+        ]
     }
 
     /// The phases' seconds, in the order they happen.

@@ -8,9 +8,9 @@ import PurchaseServer
 /// One phone running the game with the StoreKeeper SDK: one or two players take turns on
 /// it, and the faults its plan rolls strike it (kills, reinstalls, account switches,
 /// refunds, Ask to Buy, promoted purchases).
-actor SimulatedDevice {
+actor SimulatedDevice: GamePhone {
     let id: String
-    let players: [String]
+    nonisolated let players: [String]
     private let index: Int
     private let world: SimulationWorld
     private let generation: InProcessStoreClient.Generation
@@ -190,15 +190,7 @@ actor SimulatedDevice {
             crashed = true
             return
         }
-        switch outcome {
-        case .delivered: await world.tally.count(outcome: "delivered", device: id)
-        case .pending: await world.tally.count(outcome: "pending", device: id)
-        case .cancelled: await world.tally.count(outcome: "cancelled", device: id)
-        case .failed(let record):
-            if case .failed(let reason) = record.state {
-                await world.tally.count(outcome: "failed:\(reason)", device: id)
-            }
-        }
+        await world.tally.count(outcome, device: id)
         if plan.asksToBuy {
             _ = try? await world.emulator.updateDevice(id, settings: DeviceSettings(askToBuy: false))
             if case .pending(let record) = outcome {
@@ -328,7 +320,6 @@ actor SimulatedDevice {
 
     private func launch() async {
         crashed = false
-        let secret = world.playerSecret
         let store: any StoreClient
         do {
             store = try world.storeClient(
@@ -338,20 +329,10 @@ actor SimulatedDevice {
             crashed = true
             return
         }
-        let configuration = PipelineConfiguration(
-            store: store,
-            journal: RecordingPurchaseJournal(
-                base: MirroredPurchaseJournal(
-                    primary: FilePurchaseJournal(url: appDirectory.appendingPathComponent("journal")),
-                    mirror: FilePurchaseJournal(url: keychainDirectory.appendingPathComponent("journal"))),
-                device: id, timeline: world.timeline, storage: storage),
-            server: PurchaseServerClient(
-                baseURL: world.serverURLs[index % world.serverURLs.count],
-                transport: SimulatedNetwork(base: DeviceHTTPTransport(client: http), weather: weather)),
-            tokens: { PlayerTokenVerifier.issue(playerId: $0, secret: secret) },
-            retry: world.retry,
+        let pipeline = world.pipeline(
+            store: store, deviceId: id, index: index, appDirectory: appDirectory, keychainDirectory: keychainDirectory,
+            storage: storage, http: http, weather: weather, playerId: signedIn,
             hooks: PipelineHooks { [weak self] boundary, record in try await self?.pass(boundary, record) })
-        let pipeline = PurchasePipeline(configuration: configuration, playerId: signedIn)
         do {
             try await pipeline.start()
             self.pipeline = pipeline

@@ -65,6 +65,17 @@ public enum FaultKind: String, CaseIterable, Codable, Hashable, Sendable, Compar
     /// A second game account signed in on the subscriber's device restores purchases of
     /// the same Apple account (per subscription step).
     case restoreBySecondAccount
+    /// An Android player pays slowly (cash, a bank transfer): Google holds the purchase
+    /// pending until it is paid or canceled later (per Android purchase).
+    case playPending
+    /// The server's call to Google's acknowledge or consume fails (HTTP 503), so the
+    /// purchase stays unacknowledged until a retry succeeds (per call). At rate 1 the calls
+    /// fail to the end of the run, quiescing included: Google's three-day rule then refunds
+    /// the purchases, which the oracle reports.
+    case playAcknowledgementFailure
+    /// The Android player gets the money back (a refund from Google Play's order page),
+    /// before or after the delivery (per Android charge).
+    case playVoid
 
     /// The rate a run uses unless told otherwise.
     public var defaultRate: Double {
@@ -88,6 +99,9 @@ public enum FaultKind: String, CaseIterable, Codable, Hashable, Sendable, Compar
         case .gracePeriod, .familyRevoke: 0.5
         case .periodRefund: 0.05
         case .restoreOnSecondDevice, .restoreBySecondAccount: 0.1
+        case .playPending: 0.1
+        case .playAcknowledgementFailure: 0.2
+        case .playVoid: 0.05
         }
     }
 

@@ -1,3 +1,5 @@
+import PurchaseSDK
+
 /// How many faults of each kind a run actually injected, and how the devices' purchase
 /// calls ended.
 actor FaultTally {
@@ -17,5 +19,16 @@ actor FaultTally {
     func count(outcome: String, device: String) {
         outcomes[outcome, default: 0] += 1
         outcomeSequence.append("\(device) \(outcome)")
+    }
+
+    /// Counts a purchase call on `device` that ended with the pipeline's `outcome`.
+    func count(_ outcome: PurchaseOutcome, device: String) {
+        switch outcome {
+        case .delivered: count(outcome: "delivered", device: device)
+        case .pending: count(outcome: "pending", device: device)
+        case .cancelled: count(outcome: "cancelled", device: device)
+        case .failed(let record):
+            if case .failed(let reason) = record.state { count(outcome: "failed:\(reason)", device: device) }
+        }
     }
 }

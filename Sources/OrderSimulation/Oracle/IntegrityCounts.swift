@@ -15,10 +15,15 @@ public struct IntegrityCounts: Codable, Hashable, Sendable {
     public var forgedDelivered: Int
     /// Charges refunded at the end of the run.
     public var refunded: Int
+    /// Google Play purchases Google refunded for want of acknowledgement (its three-day rule).
+    public var refundedUnacknowledged: Int = 0
     /// Purchases still in flight when the run was judged, counted in none of the above
     /// violations (see ``IntegrityVerdict/separatingInFlight(waits:uncharged:)``).
     public var inFlight: Int = 0
 
-    /// Whether nothing was lost, duplicated, misdelivered or forged.
-    public var holds: Bool { lost == 0 && duplicates == 0 && wrongPlayer == 0 && forgedDelivered == 0 }
+    /// Whether nothing was lost, duplicated, misdelivered, forged or refunded by Google for
+    /// want of acknowledgement.
+    public var holds: Bool {
+        lost == 0 && duplicates == 0 && wrongPlayer == 0 && forgedDelivered == 0 && refundedUnacknowledged == 0
+    }
 }

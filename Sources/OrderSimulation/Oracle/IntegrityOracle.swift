@@ -1,11 +1,12 @@
 import Ledger
 
-/// Compares what Apple charged with what the server's ledger delivered, transaction by
-/// transaction: the four invariants a paid order must keep.
+/// Compares what Apple and Google charged with what the server's ledger delivered,
+/// transaction by transaction: the invariants a paid order must keep.
 ///
 /// A charge that stands must have its goods in the ledger exactly once, with the payer; a
 /// refunded charge must have nothing left (either never delivered, or delivered and
-/// reversed); nothing may be delivered without a charge.
+/// reversed); nothing may be delivered without a charge; and no Google Play purchase may be
+/// refunded by Google for want of acknowledgement.
 public struct IntegrityOracle: Sendable {
     /// What one unit of a product grants; `nil` for a product the server does not sell.
     public var grants: @Sendable (_ productId: String) -> Grants?
@@ -36,12 +37,20 @@ public struct IntegrityOracle: Sendable {
         let counts = IntegrityCounts(
             charged: charges.count, delivered: delivered, lost: count(.lost), duplicates: count(.duplicate),
             wrongPlayer: count(.wrongPlayer), forgedDelivered: count(.forgedDelivered),
-            refunded: charges.count(where: \.refunded))
+            refunded: charges.count(where: \.refunded), refundedUnacknowledged: count(.refundedUnacknowledged))
         return IntegrityVerdict(counts: counts, violations: violations)
     }
 
     private func judge(_ charge: Charge, delivery: LedgerDelivery?) -> [IntegrityViolation] {
         let owed = charge.refunded ? [:] : owedGrants(charge)
+        let unacknowledged =
+            charge.refundedUnacknowledged
+            ? [violation(.refundedUnacknowledged, charge, "Google refunded it: not acknowledged within three days")]
+            : []
+        return unacknowledged + judge(charge, owed: owed, delivery: delivery)
+    }
+
+    private func judge(_ charge: Charge, owed: Grants, delivery: LedgerDelivery?) -> [IntegrityViolation] {
         guard let delivery else {
             guard owed.isEmpty else {
                 return [violation(.lost, charge, "charged for \(owed) and never delivered")]

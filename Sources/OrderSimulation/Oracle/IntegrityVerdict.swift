@@ -30,7 +30,9 @@ public struct IntegrityVerdict: Codable, Hashable, Sendable {
         verdict.violations = []
         verdict.inFlight = inFlight
         for violation in violations {
-            guard let left = waits[violation.transactionId], !left.isEmpty else {
+            // Google's refund of an unacknowledged purchase is final, whatever is left.
+            guard violation.kind != .refundedUnacknowledged, let left = waits[violation.transactionId], !left.isEmpty
+            else {
                 verdict.violations.append(violation)
                 continue
             }
@@ -43,6 +45,7 @@ public struct IntegrityVerdict: Codable, Hashable, Sendable {
             case .duplicate: verdict.counts.duplicates -= 1
             case .wrongPlayer: verdict.counts.wrongPlayer -= 1
             case .forgedDelivered: verdict.counts.forgedDelivered -= 1
+            case .refundedUnacknowledged: verdict.counts.refundedUnacknowledged -= 1
             }
         }
         verdict.inFlight += uncharged

@@ -11,6 +11,10 @@ public struct IntegrityViolation: Codable, Hashable, Sendable {
         case wrongPlayer
         /// Delivered without a charge behind it (a forged or invented transaction).
         case forgedDelivered
+        /// Google Play refunded the purchase because it was not acknowledged within three
+        /// days of being paid: the player paid, and the server never told Google it
+        /// delivered. Final: Google's refund cannot be undone.
+        case refundedUnacknowledged
     }
 
     /// How it is wrong.

@@ -13,6 +13,9 @@ public struct PurchaseWait: Codable, Hashable, Sendable {
         case appNotRunning
         /// The purchase waits for a parent (Ask to Buy); nothing is charged yet.
         case askToBuy
+        /// The purchase is pending at Google Play (a slow payment method); nothing is
+        /// charged yet.
+        case playPending
         /// A notification about the transaction is neither delivered nor out of attempts.
         case notification
         /// The reconciler's last pass failed, so Apple's history was not read to the end.

@@ -1,13 +1,15 @@
 import AppStoreEmulator
 import Foundation
 import Ledger
+import PlayEmulator
 import StoreKeeperDev
 
 /// Judges a quiesced run: the oracle's verdict with purchases still in flight set apart,
 /// and the history of every offender.
 struct Judge {
     let stack: DevStack
-    let devices: [SimulatedDevice]
+    /// Every phone of the run's players: Apple devices and Android phones.
+    let devices: [any GamePhone]
     let book: PaymentBook
     let timeline: JournalTimeline
     let reconciler: ReconcilerDriver
@@ -21,7 +23,7 @@ struct Judge {
     /// What the subscription players made Apple do.
     let subscriptions: SubscriptionLog
 
-    /// Every player of the run: the devices' and the households', and the attacker.
+    /// Every player of the run: the phones' and the households', and the attacker.
     var players: [String] { devices.flatMap(\.players) + subscriberPlayers + [Attacker.playerId] }
 
     /// The oracle's verdict now, with every violation something still works on moved to
@@ -45,6 +47,7 @@ struct Judge {
                     transactionId: transaction.transactionId, productId: transaction.productId,
                     quantity: transaction.quantity, payer: payer, refunded: transaction.isRevoked))
         }
+        judged += try await playCharges()
         let ledger = try await store.deliveries(players: players)
         let raw = IntegrityOracle { catalog.product($0)?.grants }.judge(charges: judged, ledger: ledger)
         let (waits, uncharged) = await self.waits(
@@ -68,6 +71,24 @@ struct Judge {
         return (verdict, offenders)
     }
 
+    /// Google Play's paid purchases as charges, each marked when Google refunded it for want
+    /// of acknowledgement.
+    private func playCharges() async throws -> [Charge] {
+        let play = stack.emulator.play
+        let threeDay = try play.threeDayRefunds()
+        var charges: [Charge] = []
+        for purchase in try play.ledger() where purchase.paid {
+            let payer: String? =
+                if let token = purchase.obfuscatedAccountId { await book.payer(token: token) } else { nil }
+            charges.append(
+                Charge(
+                    transactionId: purchase.orderId, productId: purchase.productId, quantity: purchase.quantity,
+                    payer: payer,
+                    refunded: purchase.refunded, refundedUnacknowledged: threeDay.contains(purchase.orderId)))
+        }
+        return charges
+    }
+
     /// What is still left, per transaction id, for the offending transactions; and the
     /// purchases with work left that nothing was charged for yet (pending Ask to Buy).
     private func waits(
@@ -84,7 +105,7 @@ struct Judge {
         for left in deviceWaits {
             if let transactionId = left.transactionId ?? left.token.flatMap({ byToken[$0] }) {
                 waits[transactionId, default: []].append(left.wait)
-            } else if left.wait.kind == .askToBuy, let token = left.token {
+            } else if [.askToBuy, .playPending].contains(left.wait.kind), let token = left.token {
                 uncharged[token, default: []].append(left.wait)
             }
         }

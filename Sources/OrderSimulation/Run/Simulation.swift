@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import Ledger
 import Logging
+import PlayEmulator
 import PurchaseServer
 import StoreKeeperDev
 
@@ -56,6 +57,18 @@ public struct Simulation: Sendable {
     /// ``subscriptionPeriod``.
     static let subscriptionTimeScale = 1.0 / (30 * 86_400)
 
+    /// The emulator's time scale of a run with Android players (and no subscription players,
+    /// ``SimulationConfiguration/validationProblems()``): Google's three days to acknowledge
+    /// a purchase last a minute, several of the reconciler's passes (every ten seconds by
+    /// default), so that only a server that fails to acknowledge lets Google refund a purchase. (At ``subscriptionTimeScale`` they would last a tenth of a
+    /// second: Google would refund nearly every purchase before its report arrived.)
+    static let androidTimeScale = 60.0 / (3 * 86_400)
+
+    /// The emulator's time scale of this run.
+    private var timeScale: Double {
+        configuration.subscriptionPlayers > 0 ? Self.subscriptionTimeScale : Self.androidTimeScale
+    }
+
     /// Runs the simulation and judges it.
     public func run() async throws -> SimulationReport {
         let problems = configuration.validationProblems()
@@ -67,15 +80,19 @@ public struct Simulation: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let playerSecret = Self.randomSecret()
+        let acknowledgementFaults = PlayAcknowledgementFaults(rates: configuration.faults, seed: configuration.seed)
         let stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: configuration.databaseURL ?? "sqlite:\(directory.path)/ledger.sqlite",
                 emulatorDirectory: directory.appendingPathComponent("emulator"), notificationTimeScale: 0.000_01,
-                subscriptionTimeScale: Self.subscriptionTimeScale,
-                server: serverConfiguration(playerSecret: playerSecret), instances: configuration.instances,
+                subscriptionTimeScale: timeScale,
+                server: serverConfiguration(playerSecret: playerSecret),
+                interceptor: { acknowledgementFaults.answer($0) }, instances: configuration.instances,
                 logger: logger))
         do {
-            let report = try await run(on: stack, directory: directory, playerSecret: playerSecret, started: started)
+            let report = try await run(
+                on: stack, acknowledgementFaults: acknowledgementFaults, directory: directory,
+                playerSecret: playerSecret, started: started)
             await stack.stop()
             return report
         } catch {
@@ -85,15 +102,19 @@ public struct Simulation: Sendable {
     }
 
     private func run(
-        on stack: DevStack, directory: URL, playerSecret: String, started: ContinuousClock.Instant
+        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, directory: URL, playerSecret: String,
+        started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let phones = PhoneConnections()
         let http = DeviceHTTPTransport.makeClient(connections: 8)
         let appStore =
-            configuration.phoneStore == .storeKit ? try await AppStoreListener(emulator: stack.emulator) : nil
+            configuration.phoneStore == .storeKit || configuration.androidPlayers > 0
+            ? try await AppStoreListener(emulator: stack.emulator) : nil
         do {
             let report = try await run(
-                on: stack, phones: phones, http: http, appStore: appStore?.url, directory: directory,
+                on: stack, acknowledgementFaults: acknowledgementFaults, phones: phones, http: http,
+                appStore: configuration.phoneStore == .storeKit ? appStore?.url : nil,
+                playStore: configuration.androidPlayers > 0 ? appStore?.url : nil, directory: directory,
                 playerSecret: playerSecret, started: started)
             await phones.shutdown()
             try? await http.shutdown()
@@ -108,8 +129,9 @@ public struct Simulation: Sendable {
     }
 
     private func run(
-        on stack: DevStack, phones: PhoneConnections, http: HTTPClient, appStore: URL?, directory: URL,
-        playerSecret: String, started: ContinuousClock.Instant
+        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, phones: PhoneConnections,
+        http: HTTPClient, appStore: URL?, playStore: URL?,
+        directory: URL, playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let emulator = stack.emulator
         let rates = configuration.faults
@@ -131,7 +153,7 @@ public struct Simulation: Sendable {
                 baseURL: serverURL, transport: DeviceHTTPTransport(client: http), playerSecret: playerSecret,
                 bundleId: emulator.configuration.bundleId, book: book,
                 tally: tally),
-            products: ["coins100", "coins500", "potion"], appStore: appStore)
+            products: ["coins100", "coins500", "potion"], appStore: appStore, playStore: playStore)
         let devices = makeDevices(world)
         let shares = Self.shares(of: configuration.purchases, among: devices.count)
         let subscriptions = SubscriptionLog()
@@ -167,6 +189,7 @@ public struct Simulation: Sendable {
         let notificationFaults = await notificationFaultCounts(emulator)
         let appleFaults = await emulator.injectedFaults
         await emulator.setFaults(EmulatorFaults())
+        acknowledgementFaults.calmDown()
         phases.purchasing = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         try await quiesce(devices, households, for: .seconds(120))
@@ -176,6 +199,7 @@ public struct Simulation: Sendable {
         phases.deliveringNotifications = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         await reconciler.settle("quiesce")
+        try await waitOutThreeDays(emulator.play)
         phases.reconciling = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         try await quiesce(devices, households, for: .seconds(30))
@@ -217,6 +241,7 @@ public struct Simulation: Sendable {
         var faults = await tally.counts.merging(notificationFaults, uniquingKeysWith: +)
         faults[.verifyReceiptOutage] = appleFaults["verifyReceipt", default: 0]
         faults[.serverAPIOutage] = appleFaults.filter { $0.key != "verifyReceipt" }.values.reduce(0, +)
+        faults[.playAcknowledgementFailure] = acknowledgementFaults.injected
         faults = faults.filter { $0.value > 0 }
         let sequence = await tally.outcomeSequence
         let restarts = await world.chaos.restarts
@@ -232,6 +257,7 @@ public struct Simulation: Sendable {
         report.phoneStore = configuration.phoneStore
         let stillInFlight = Set(verdict.inFlight.map { $0.transactionId ?? $0.appAccountToken ?? "" })
         report.subscriptions = figures
+        report.android = try await androidFigures(emulator, tally: tally, counts: verdict.counts)
         report.resolvedInFlight = firstInFlight.filter {
             !stillInFlight.contains($0.transactionId ?? $0.appAccountToken ?? "")
         }
@@ -250,9 +276,37 @@ public struct Simulation: Sendable {
         return report
     }
 
+    /// Waits until Google's three days have ended for every paid purchase still not
+    /// acknowledged once the server had its every chance (the faults over, the apps idle,
+    /// the reconciler run): Google then refunds it, and the oracle sees the refund. A purchase
+    /// acknowledged is never refunded for want of acknowledgement, so a run whose purchases
+    /// are all acknowledged by now waits for nothing.
+    private func waitOutThreeDays(_ play: PlayEmulator) async throws {
+        let deadlines = try play.ledger().filter { !$0.acknowledged && !$0.refunded }.compactMap {
+            $0.paidTime?.addingTimeInterval(play.acknowledgementWindow)
+        }
+        guard let last = deadlines.max() else { return }
+        let left = last.timeIntervalSinceNow
+        if left > 0 { try await Task.sleep(for: .seconds(left + 0.05)) }
+    }
+
+    /// What the Android players did on Google Play.
+    private func androidFigures(
+        _ emulator: AppStoreEmulator, tally: FaultTally, counts: IntegrityCounts
+    ) async throws -> AndroidFigures {
+        let purchases = try emulator.play.ledger()
+        let threeDay = try emulator.play.threeDayRefunds()
+        return AndroidFigures(
+            players: configuration.androidPlayers, charged: purchases.count(where: \.paid),
+            pending: await tally.counts[.playPending, default: 0],
+            pendingCancelled: purchases.count { !$0.paid && !$0.pending },
+            voided: purchases.count { $0.refunded && !threeDay.contains($0.orderId) },
+            refundedUnacknowledged: counts.refundedUnacknowledged)
+    }
+
     /// A serial run: one purchase at a time, the devices' turns in an order drawn from the
     /// seed, a reconciler pass every ``SimulationConfiguration/serialReconcilerEvery`` purchases.
-    private func takeTurns(_ devices: [SimulatedDevice], shares: [Int], reconciler: ReconcilerDriver) async {
+    private func takeTurns(_ devices: [any GamePhone], shares: [Int], reconciler: ReconcilerDriver) async {
         for device in devices { await device.start() }
         var turns = zip(devices.indices, shares).flatMap { Array(repeating: $0, count: $1) }
         var generator = SplitMix64(seed: configuration.seed ^ 0x5E71_A100_7075_0000)
@@ -267,19 +321,25 @@ public struct Simulation: Sendable {
         }
     }
 
-    /// The devices: one per player, except every fifth, which two players share; every
-    /// fourth speaks StoreKit 1 (receipts) instead of StoreKit 2.
-    private func makeDevices(_ world: SimulationWorld) -> [SimulatedDevice] {
-        var devices: [SimulatedDevice] = []
+    /// The phones: the Apple players' devices, one per player except every fifth, which two
+    /// players share, and every fourth speaking StoreKit 1 (receipts) instead of StoreKit 2;
+    /// then one Android phone per Android player (the last
+    /// ``SimulationConfiguration/androidPlayers``).
+    private func makeDevices(_ world: SimulationWorld) -> [any GamePhone] {
+        var devices: [any GamePhone] = []
         var player = 0
-        while player < configuration.players {
+        let applePlayers = configuration.players - configuration.androidPlayers
+        while player < applePlayers {
             let index = devices.count
-            let shared = index % 5 == 4 && player + 1 < configuration.players
+            let shared = index % 5 == 4 && player + 1 < applePlayers
             let players = (player..<(player + (shared ? 2 : 1))).map { "player-\($0)" }
             devices.append(
                 SimulatedDevice(
                     index: index, players: players, generation: index % 4 == 3 ? .storeKit1 : .storeKit2, world: world))
             player += players.count
+        }
+        for (index, player) in (applePlayers..<configuration.players).enumerated() {
+            devices.append(AndroidPhone(index: index, player: "player-\(player)", world: world))
         }
         return devices
     }
@@ -289,7 +349,7 @@ public struct Simulation: Sendable {
     }
 
     private func quiesce(
-        _ devices: [SimulatedDevice], _ households: [SubscriptionHousehold], for duration: Duration
+        _ devices: [any GamePhone], _ households: [SubscriptionHousehold], for duration: Duration
     ) async throws {
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in

@@ -70,6 +70,9 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     /// The subscription players' figures: purchases, renewals, the entitlement oracle's
     /// counts and violations, the entitlement lag.
     public var subscriptions = SubscriptionFigures()
+    /// The Android players' figures: Google Play charges, pending purchases, refunds and
+    /// Google's refunds for want of acknowledgement.
+    public var android = AndroidFigures()
 
     /// Whether nothing was lost, duplicated, misdelivered or forged, and the right player
     /// was entitled to every paid period and nobody past Apple's word.
@@ -87,7 +90,7 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
             inFlightPurchases
         case resolvedInFlight
         case serial, extraQuiesceRounds, outcomeDigest, historyFile, verdict, instances, restartsByInstance
-        case subscriptions
+        case subscriptions, android
     }
 }
 
@@ -116,5 +119,6 @@ extension SimulationReport {
         try container.encode(instances, forKey: .instances)
         try container.encode(restartsByInstance, forKey: .restartsByInstance)
         try container.encode(subscriptions, forKey: .subscriptions)
+        try container.encode(android, forKey: .android)
     }
 }

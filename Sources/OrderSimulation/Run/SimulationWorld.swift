@@ -27,6 +27,9 @@ struct SimulationWorld: Sendable {
     /// Where the phones' StoreKit reaches the emulator over HTTP (``PhoneStore/storeKit``);
     /// `nil`: the phones call the emulator in process.
     let appStore: URL?
+    /// Where the Android phones' Play store client reaches the emulator over HTTP (a port
+    /// no server restart takes down); `nil` when the run has no Android players.
+    let playStore: URL?
     /// The pipeline's backoff: short, so a run does not wait on real-time retries; orders
     /// outlast a server restart (a few seconds of retries) before giving up.
     let retry = RetryPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(400), orderAttempts: 20)
