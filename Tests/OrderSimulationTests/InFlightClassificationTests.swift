@@ -83,4 +83,20 @@ import Testing
         #expect(verdict.counts.inFlight == 1)
         #expect(verdict.inFlight == [pending])
     }
+
+    /// Google's refund for want of acknowledgement cannot be undone: whatever still works on
+    /// the purchase, the violation stands.
+    @Test func aRefundForWantOfAcknowledgementIsNeverInFlight() {
+        let verdict = oracle.judge(
+            charges: [
+                Charge(
+                    transactionId: "GPA.1", productId: "coins100", quantity: 1, payer: "ann", refunded: true,
+                    refundedUnacknowledged: true)
+            ], ledger: []
+        )
+        .separatingInFlight(waits: ["GPA.1": [PurchaseWait(.journal, "android-0 journal: reported for ann")]])
+        #expect(verdict.isConclusive)
+        #expect(verdict.violations.map(\.kind) == [.refundedUnacknowledged])
+        #expect(verdict.counts.refundedUnacknowledged == 1)
+    }
 }

@@ -60,4 +60,23 @@ import Testing
             ledger: [LedgerDelivery(transactionId: "t1", playerId: "ann", status: .delivered, net: ["potion": 1])])
         #expect(verdict.violations.map(\.kind) == [.wrongPlayer])
     }
+
+    /// Google's refund of a purchase nobody acknowledged within three days is a violation of
+    /// its own, even though the ledger took the goods back and so lost and doubled nothing.
+    @Test func aPurchaseGoogleRefundedForWantOfAcknowledgementIsCaught() {
+        let verdict = oracle.judge(
+            charges: [
+                Charge(
+                    transactionId: "GPA.1", productId: "coins100", quantity: 1, payer: "ann", refunded: true,
+                    refundedUnacknowledged: true),
+                Charge(transactionId: "GPA.2", productId: "coins100", quantity: 1, payer: "ann", refunded: true),
+            ],
+            ledger: [delivery("GPA.1", coins: 0, status: .refunded), delivery("GPA.2", coins: 0, status: .refunded)])
+        #expect(!verdict.holds)
+        #expect(verdict.violations.map(\.kind) == [.refundedUnacknowledged])
+        #expect(verdict.violations.map(\.transactionId) == ["GPA.1"])
+        #expect(verdict.counts.refundedUnacknowledged == 1)
+        #expect(!verdict.counts.holds)
+        #expect(verdict.counts.lost == 0 && verdict.counts.duplicates == 0)
+    }
 }

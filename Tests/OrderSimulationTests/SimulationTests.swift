@@ -12,14 +12,18 @@ import Testing
         .joined(separator: "\n")
     }
 
-    /// CI's run: 2,000 purchases over ten seeds with every fault on. Nothing is lost,
-    /// delivered twice, delivered to the wrong player or forged, and every kind of fault
-    /// was injected somewhere.
+    /// CI's run: 2,000 purchases over ten seeds with every fault on, the even seeds with
+    /// Android players instead of subscription players. Nothing is lost, delivered twice,
+    /// delivered to the wrong player, forged or refunded by Google for want of
+    /// acknowledgement, and every kind of fault was injected somewhere.
     @Test func twoThousandPurchasesOverTenSeedsLoseNothing() async throws {
         var injected: [FaultKind: Int] = [:]
         var charged = 0
         for seed in UInt64(1)...10 {
-            let report = try await Simulation(SimulationConfiguration(players: 10, purchases: 200, seed: seed)).run()
+            let report = try await Simulation(
+                SimulationConfiguration(
+                    players: 10, purchases: 200, seed: seed, subscriptionPlayers: seed % 2 == 0 ? 0 : 2)
+            ).run()
             #expect(report.holds, "seed \(seed):\n\(Self.failures(report))")
             #expect(
                 report.counts.lost == 0 && report.counts.duplicates == 0 && report.counts.wrongPlayer == 0
@@ -27,6 +31,8 @@ import Testing
             #expect(report.counts.charged >= 100, "seed \(seed): most purchases are paid for")
             #expect(report.counts.delivered + report.counts.refunded >= report.counts.charged, "seed \(seed)")
             #expect(report.seed == seed)
+            #expect(report.android.players == (seed % 2 == 0 ? 2 : 0))
+            #expect(report.counts.refundedUnacknowledged == 0)
             injected.merge(report.faults, uniquingKeysWith: +)
             charged += report.counts.charged
         }
@@ -81,6 +87,46 @@ import Testing
         #expect(report.counts.charged >= 60)
         #expect(report.faults[.appKill, default: 0] > 0)
         #expect(report.faults[.serverRestart, default: 0] > 0)
+    }
+
+    /// Android players on Google Play under every fault (pending purchases, refunds,
+    /// acknowledgement failures, lost and doubled notifications, kills, network faults):
+    /// their charges are delivered once to the player who paid, and Google refunds none of
+    /// them for want of acknowledgement.
+    @Test func androidPlayersLoseNothingAndGoogleRefundsNothingUnacknowledged() async throws {
+        let report = try await Simulation(
+            SimulationConfiguration(
+                players: 6, purchases: 120, seed: 31,
+                faults: try FaultRates(parsing: "all,playPending=0.3,playVoid=0.2,playAcknowledgementFailure=0.5"),
+                subscriptionPlayers: 0, androidPlayers: 4)
+        ).run()
+        #expect(report.verdict == .pass, "\(Self.failures(report))")
+        #expect(report.android.players == 4)
+        #expect(report.android.charged >= 40)
+        #expect(report.android.pending > 0)
+        #expect(report.android.voided > 0)
+        #expect(report.android.refundedUnacknowledged == 0)
+        #expect(report.faults[.playAcknowledgementFailure, default: 0] > 0)
+    }
+
+    /// The rule can fail: a server whose every acknowledgement fails leaves Google's three
+    /// days to run out, and the oracle reports each purchase Google then refunded.
+    @Test func aServerThatNeverAcknowledgesIsCaughtByGooglesThreeDayRule() async throws {
+        let report = try await Simulation(
+            SimulationConfiguration(
+                players: 2, purchases: 4, seed: 32, faults: try FaultRates(parsing: "playAcknowledgementFailure=1"),
+                subscriptionPlayers: 0, androidPlayers: 2)
+        ).run()
+        // A consumable never consumed cannot be bought again on its phone: at least one
+        // purchase per phone is charged.
+        #expect(report.verdict == .fail)
+        #expect(report.android.charged >= 2)
+        #expect(report.android.refundedUnacknowledged == report.android.charged)
+        #expect(report.counts.refundedUnacknowledged == report.android.charged)
+        #expect(
+            report.offenders.map(\.kind)
+                == Array(repeating: .refundedUnacknowledged, count: report.android.charged))
+        #expect(report.counts.lost == 0 && report.counts.duplicates == 0)
     }
 
     @Test func severalInstancesNeedPostgreSQL() {

@@ -199,7 +199,7 @@ public struct Simulation: Sendable {
         phases.deliveringNotifications = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         await reconciler.settle("quiesce")
-        try await waitOutThreeDays(emulator.play)
+        try await waitOutThreeDays(emulator, reconciler: reconciler)
         phases.reconciling = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         try await quiesce(devices, households, for: .seconds(30))
@@ -280,14 +280,21 @@ public struct Simulation: Sendable {
     /// acknowledged once the server had its every chance (the faults over, the apps idle,
     /// the reconciler run): Google then refunds it, and the oracle sees the refund. A purchase
     /// acknowledged is never refunded for want of acknowledgement, so a run whose purchases
-    /// are all acknowledged by now waits for nothing.
-    private func waitOutThreeDays(_ play: PlayEmulator) async throws {
+    /// are all acknowledged by now waits for nothing. Google's refunds are then pushed to
+    /// the server and the reconciler run, so that the server takes the goods back.
+    private func waitOutThreeDays(_ emulator: AppStoreEmulator, reconciler: ReconcilerDriver) async throws {
+        let play = emulator.play
         let deadlines = try play.ledger().filter { !$0.acknowledged && !$0.refunded }.compactMap {
             $0.paidTime?.addingTimeInterval(play.acknowledgementWindow)
         }
         guard let last = deadlines.max() else { return }
         let left = last.timeIntervalSinceNow
         if left > 0 { try await Task.sleep(for: .seconds(left + 0.05)) }
+        // Reading the state applies the rule; its notifications go with the next send.
+        _ = try play.ledger()
+        await play.sendPendingNotifications()
+        await emulator.waitForNotificationDeliveries()
+        await reconciler.settle("after Google's three days")
     }
 
     /// What the Android players did on Google Play.
