@@ -2,14 +2,17 @@
 """Soak: runs `storekeeper simulate` over many seeds and prints one row per run.
 
     Scripts/soak/run.py                                  # 50 runs of 3,000 purchases, seeds 1-50
-    Scripts/soak/run.py --runs 3 --purchases 300         # a short soak for CI
+    Scripts/soak/run.py --runs 3 --purchases 300 --android-every 2   # a short soak for CI
     Scripts/soak/run.py --binary .build/release/storekeeper --first-seed 100 --players 40
 
 Each run is `storekeeper simulate --players P --purchases N --seed S --json` with the
 history written to --history-dir (default: a new temporary directory), so that a failing
-or inconclusive run leaves its offenders' history behind. Prints a table (seed, charged,
-delivered, lost, inFlight, duplicates, wrongPlayer, refunded, seconds, verdict) as the
-runs end, then a summary line. Exits 0 when every run passed, 1 when any failed (a
+or inconclusive run leaves its offenders' history behind. With --android-every K, every
+K-th run has no subscription players and so a fifth of its players are Android players
+(the two do not share a run yet). Prints a table (seed, charged, delivered, lost, inFlight,
+duplicates, wrongPlayer, refunded, android = Google Play charges, seconds, verdict) as the
+runs end, then a summary line (with the purchases Google refunded for want of
+acknowledgement, each a failure). Exits 0 when every run passed, 1 when any failed (a
 violation, or a run that crashed), 3 when none failed but some were inconclusive.
 Standard library only.
 """
@@ -31,6 +34,7 @@ COLUMNS = [
     ("duplicates", 11),
     ("wrongPlayer", 12),
     ("refunded", 9),
+    ("android", 8),
     ("seconds", 8),
     ("verdict", 13),
 ]
@@ -50,6 +54,12 @@ def parse(arguments):
     parser.add_argument("--history-dir", default=None, help="where runs write their history files")
     parser.add_argument("--serial", action="store_true", help="pass --serial to every run")
     parser.add_argument("--extra", default="", help="more simulate arguments, space separated")
+    parser.add_argument(
+        "--android-every",
+        type=int,
+        default=0,
+        help="every K-th run without subscription players, so with Android players (default 0: none)",
+    )
     return parser.parse_args(arguments)
 
 
@@ -68,13 +78,15 @@ def row(values):
     return " ".join(str(values.get(name, "")).rjust(width) for name, width in COLUMNS)
 
 
-def run_one(binary, seed, options, history_dir):
+def run_one(binary, seed, options, history_dir, android):
     command = [
         binary, "simulate", "--players", str(options.players), "--purchases", str(options.purchases),
         "--seed", str(seed), "--json", "--history-dir", history_dir,
     ]
     if options.serial:
         command.append("--serial")
+    if android:
+        command += ["--subscription-players", "0"]
     command += options.extra.split()
     started = time.monotonic()
     process = subprocess.run(command, capture_output=True, text=True)
@@ -88,6 +100,8 @@ def run_one(binary, seed, options, history_dir):
         return values, "fail"
     for name, _ in COLUMNS[1:8]:
         values[name] = report.get(name, "?")
+    values["android"] = report.get("android", {}).get("charged", "?")
+    values["refundedUnacknowledged"] = report.get("refundedUnacknowledged", "?")
     verdict = report.get("verdict", "fail" if process.returncode else "pass")
     values["verdict"] = verdict
     if verdict != "pass":
@@ -107,10 +121,20 @@ def main(arguments):
     )
     print(row({name: name for name, _ in COLUMNS}))
     verdicts = {"pass": 0, "fail": 0, "inconclusive": 0}
-    totals = {"charged": 0, "delivered": 0, "lost": 0, "inFlight": 0, "duplicates": 0, "wrongPlayer": 0}
+    totals = {
+        "charged": 0,
+        "delivered": 0,
+        "lost": 0,
+        "inFlight": 0,
+        "duplicates": 0,
+        "wrongPlayer": 0,
+        "android": 0,
+        "refundedUnacknowledged": 0,
+    }
     started = time.monotonic()
-    for seed in range(options.first_seed, options.first_seed + options.runs):
-        values, verdict = run_one(binary, seed, options, history_dir)
+    for index, seed in enumerate(range(options.first_seed, options.first_seed + options.runs)):
+        android = options.android_every > 0 and index % options.android_every == options.android_every - 1
+        values, verdict = run_one(binary, seed, options, history_dir, android)
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
         for name in totals:
             if isinstance(values.get(name), int):
@@ -121,7 +145,8 @@ def main(arguments):
         f"summary: {options.runs} runs, {verdicts['pass']} passed, {verdicts['fail']} failed, "
         f"{verdicts['inconclusive']} inconclusive; charged {totals['charged']}, delivered {totals['delivered']}, "
         f"lost {totals['lost']}, inFlight {totals['inFlight']}, duplicates {totals['duplicates']}, "
-        f"wrongPlayer {totals['wrongPlayer']}; {elapsed:.0f} s"
+        f"wrongPlayer {totals['wrongPlayer']}; Google Play charged {totals['android']}, "
+        f"refunded unacknowledged {totals['refundedUnacknowledged']}; {elapsed:.0f} s"
     )
     if verdicts["fail"]:
         return 1

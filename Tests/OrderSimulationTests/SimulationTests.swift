@@ -97,12 +97,17 @@ import Testing
         let report = try await Simulation(
             SimulationConfiguration(
                 players: 6, purchases: 120, seed: 31,
-                faults: try FaultRates(parsing: "all,playPending=0.3,playVoid=0.2,playAcknowledgementFailure=0.5"),
+                faults: FaultRates(
+                    rates: FaultRates.all.rates.merging(
+                        [.playPending: 0.3, .playVoid: 0.2, .playAcknowledgementFailure: 0.5], uniquingKeysWith: { $1 })
+                ),
                 subscriptionPlayers: 0, androidPlayers: 4)
         ).run()
         #expect(report.verdict == .pass, "\(Self.failures(report))")
         #expect(report.android.players == 4)
-        #expect(report.android.charged >= 40)
+        // A consumable whose consumption failed is not bought again on its phone until the
+        // reconciler consumes it (Play's ITEM_ALREADY_OWNED): many purchases are refused so.
+        #expect(report.android.charged >= 20)
         #expect(report.android.pending > 0)
         #expect(report.android.voided > 0)
         #expect(report.android.refundedUnacknowledged == 0)
