@@ -76,9 +76,11 @@ actor AndroidPhone: GamePhone {
             await world.tally.count(.playPending)
             await note("pending at Google Play", record)
         }
-        guard case .delivered(let record) = outcome, plan.voidsAfterDelivery, let googlePlay = record.googlePlay
-        else { return }
-        await void(googlePlay, record)
+        if case .delivered(let record) = outcome, plan.voidsAfterDelivery, let googlePlay = record.googlePlay {
+            await void(googlePlay, record)
+        }
+        // A serial run's next turn starts from rest.
+        if world.serial { await pipeline.waitUntilIdle() }
     }
 
     /// Ends the faults, pays every pending purchase, relaunches a killed app and waits until

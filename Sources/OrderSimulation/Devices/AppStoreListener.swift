@@ -5,8 +5,9 @@ import Logging
 import ServiceLifecycle
 
 /// The emulator's HTTP routes on a loopback port of their own: the App Store the phones'
-/// StoreKit (``PhoneStore/storeKit``) talks to, which stays up while the purchase server
-/// restarts, as Apple does while a game's backend is down.
+/// StoreKit (``PhoneStore/storeKit``) talks to, and the Google Play the Android phones'
+/// Play store client talks to, which stay up while the purchase server restarts, as Apple
+/// and Google do while a game's backend is down.
 struct AppStoreListener: Sendable {
     /// Where the emulator answers.
     let url: URL

@@ -17,8 +17,9 @@ public struct SimulationReport: Encodable, Hashable, Sendable {
     public enum Verdict: String, Codable, Hashable, Sendable {
         /// Nothing offended and nothing stayed in flight.
         case pass
-        /// Something was lost, duplicated, misdelivered or forged, or an entitlement was
-        /// missing, held by the wrong player or kept past Apple's word.
+        /// Something was lost, duplicated, misdelivered or forged, Google refunded a purchase
+        /// for want of acknowledgement, or an entitlement was missing, held by the wrong
+        /// player or kept past Apple's word.
         case fail
         /// Nothing offended, but some purchase was still in flight after every round of
         /// waiting: the run proves nothing about it.
