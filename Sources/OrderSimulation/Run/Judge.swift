@@ -47,13 +47,17 @@ struct Judge {
                     transactionId: transaction.transactionId, productId: transaction.productId,
                     quantity: transaction.quantity, payer: payer, refunded: transaction.isRevoked))
         }
-        judged += try await playCharges()
+        let play = try stack.emulator.play.ledger().filter(\.paid)
+        judged += try await playCharges(play)
+        // Each charge's order token, Apple's then Google's (obfuscatedAccountId).
+        let charged =
+            charges.map { ($0.transactionId, $0.appAccountToken) } + play.map { ($0.orderId, $0.obfuscatedAccountId) }
         let ledger = try await store.deliveries(players: players)
         let raw = IntegrityOracle { catalog.product($0)?.grants }.judge(charges: judged, ledger: ledger)
         let (waits, uncharged) = await self.waits(
-            charges: charges, offending: Set(raw.violations.map(\.transactionId)))
+            charged: charged, offending: Set(raw.violations.map(\.transactionId)))
         let verdict = raw.separatingInFlight(waits: waits, uncharged: uncharged)
-        let tokens = Dictionary(charges.map { ($0.transactionId, $0.appAccountToken) }, uniquingKeysWith: { $1 })
+        let tokens = Dictionary(charged, uniquingKeysWith: { $1 })
         var offenders: [SimulationReport.Offender] = []
         for violation in verdict.violations {
             var history = await book.history(
@@ -71,13 +75,12 @@ struct Judge {
         return (verdict, offenders)
     }
 
-    /// Google Play's paid purchases as charges, each marked when Google refunded it for want
-    /// of acknowledgement.
-    private func playCharges() async throws -> [Charge] {
-        let play = stack.emulator.play
-        let threeDay = try play.threeDayRefunds()
+    /// Google Play's paid purchases (`paid`) as charges, each marked when Google refunded it
+    /// for want of acknowledgement.
+    private func playCharges(_ paid: [PlayLedgerEntry]) async throws -> [Charge] {
+        let threeDay = try stack.emulator.play.threeDayRefunds()
         var charges: [Charge] = []
-        for purchase in try play.ledger() where purchase.paid {
+        for purchase in paid {
             let payer: String? =
                 if let token = purchase.obfuscatedAccountId { await book.payer(token: token) } else { nil }
             charges.append(
@@ -90,12 +93,13 @@ struct Judge {
     }
 
     /// What is still left, per transaction id, for the offending transactions; and the
-    /// purchases with work left that nothing was charged for yet (pending Ask to Buy).
+    /// purchases with work left that nothing was charged for yet (pending Ask to Buy, pending
+    /// at Google Play). `charged` holds each charge's transaction id and order token.
     private func waits(
-        charges: [EmulatedTransaction], offending: Set<String>
+        charged: [(transactionId: String, token: String?)], offending: Set<String>
     ) async -> (waits: [String: [PurchaseWait]], uncharged: [InFlightPurchase]) {
         let byToken = Dictionary(
-            charges.compactMap { charge in charge.appAccountToken.map { ($0, charge.transactionId) } },
+            charged.compactMap { charge in charge.token.map { ($0, charge.transactionId) } },
             uniquingKeysWith: { first, _ in first })
         var waits: [String: [PurchaseWait]] = [:]
         var uncharged: [String: [PurchaseWait]] = [:]
@@ -147,6 +151,11 @@ struct Judge {
         let charges = Dictionary(
             await stack.emulator.ledger().map { ($0.transactionId, $0) }, uniquingKeysWith: { $1 })
         let notifications = Dictionary(grouping: await stack.emulator.notifications()) { $0.transactionId ?? "" }
+        // A Google Play order's token, for its notes and journal.
+        let playTokens = Dictionary(
+            try stack.emulator.play.ledger().compactMap { purchase in
+                purchase.obfuscatedAccountId.map { (purchase.orderId, $0) }
+            }, uniquingKeysWith: { $1 })
         var histories: [OffenderHistory] = []
         let entries =
             verdict.violations.map {
@@ -156,7 +165,7 @@ struct Judge {
             + resolved.map { ($0.transactionId, $0.appAccountToken, "resolvedInFlight", $0.detail, $0.waits) }
         for (transactionId, orderToken, kind, detail, waits) in entries {
             let charge = transactionId.flatMap { charges[$0] }
-            let token = charge?.appAccountToken ?? orderToken
+            let token = charge?.appAccountToken ?? orderToken ?? transactionId.flatMap { playTokens[$0] }
             var events: [HistoryEvent] = []
             if let transactionId { events = try await store.events(transactionId: transactionId) }
             histories.append(
