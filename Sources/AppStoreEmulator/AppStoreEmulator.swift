@@ -72,7 +72,7 @@ public actor AppStoreEmulator {
         self.catalogBox = catalogBox
         let play = try PlayEmulator(
             packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL,
-            periodScale: configuration.subscriptionTimeScale
+            periodScale: configuration.subscriptionTimeScale, now: configuration.playClock
         ) { productId in
             catalogBox.current.product(productId).map {
                 PlayProduct(

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import PlayEmulator
 import PlayModel
 import Testing
@@ -52,7 +53,7 @@ import Testing
         #expect(first.lineItems.first?.autoRenewingPlan?.autoRenewEnabled == true)
         #expect(first.lineItems.first?.productId == "vip")
 
-        clock.advance(Self.month * 2 + 1)
+        clock.advance(by: Self.month * 2 + 1)
         let renewed = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(renewed.subscriptionState == "SUBSCRIPTION_STATE_ACTIVE")
         #expect(renewed.latestOrderId == bought.orderId + "..1")
@@ -78,7 +79,7 @@ import Testing
         #expect(canceled.lineItems.first?.autoRenewingPlan?.autoRenewEnabled == false)
         #expect(try play.devicePurchases(deviceId: "d").purchases.count == 1)
 
-        clock.advance(Self.month + 1)
+        clock.advance(by: Self.month + 1)
         let expired = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(expired.subscriptionState == "SUBSCRIPTION_STATE_EXPIRED")
         #expect(expired.latestOrderId == bought.orderId)
@@ -96,7 +97,7 @@ import Testing
         let clock = ManualClock()
         let (play, sink) = try Self.emulator(clock: clock)
         let bought = try Self.subscribe(play)
-        clock.advance(3 * 86_400)
+        clock.advance(by: 3 * 86_400)
         let read = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(read.subscriptionState == "SUBSCRIPTION_STATE_EXPIRED")
         #expect(try play.voidedPurchases(packageName: Self.package, .init(type: 0)).voidedPurchases == [])
@@ -125,7 +126,7 @@ import Testing
         let (play, sink) = try Self.emulator(clock: clock)
         let bought = try Self.subscribe(play)
         _ = try play.control(deviceId: "d", token: bought.purchaseToken, .acknowledge)
-        clock.advance(Self.month + 1)
+        clock.advance(by: Self.month + 1)
         for bad in [RevocationContext(), RevocationContext(fullRefund: [:], proratedRefund: [:])] {
             #expect(throws: GoogleErrorResponse.self) {
                 try play.revokeSubscription(
