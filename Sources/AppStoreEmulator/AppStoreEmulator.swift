@@ -77,7 +77,8 @@ public actor AppStoreEmulator {
             catalogBox.current.product(productId).map {
                 PlayProduct(
                     productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable,
-                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil)
+                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil,
+                    gracePeriod: $0.type == .autoRenewable ? $0.gracePeriodSeconds.map(TimeInterval.init) : nil)
             }
         }
         self.play = play

@@ -10,14 +10,18 @@ import Testing
     static let month: TimeInterval = 30 * 86_400
     static let package = "com.example.game"
 
-    /// A Play side whose "vip" renews monthly and whose other products are one-time.
-    static func emulator(clock: ManualClock, directory: URL? = nil) throws -> (PlayEmulator, RecordingSink) {
+    /// A Play side whose "vip" renews monthly (with `gracePeriod`, none by default) and
+    /// whose other products are one-time.
+    static func emulator(
+        clock: ManualClock, directory: URL? = nil, gracePeriod: TimeInterval? = nil
+    ) throws -> (PlayEmulator, RecordingSink) {
         let play = try PlayEmulator(
             packageName: package, dataDirectory: try directory ?? PlayFixture.keyDirectory(), baseURL: nil,
             now: { clock.now },
             products: {
                 $0 == "vip"
-                    ? PlayProduct(productId: $0, isOneTime: false, subscriptionPeriod: month)
+                    ? PlayProduct(
+                        productId: $0, isOneTime: false, subscriptionPeriod: month, gracePeriod: gracePeriod)
                     : PlayProduct(productId: $0, isOneTime: true)
             })
         let sink = RecordingSink()
