@@ -328,6 +328,7 @@ let package = Package(
             name: "PlayEmulatorTests",
             dependencies: [
                 "EmulatorTestSupport",
+                "LedgerTestSupport",
                 "AppStoreEmulator",
                 "PlayEmulator",
                 "PlayModel",
