@@ -330,6 +330,7 @@ let package = Package(
             name: "PlayEmulatorTests",
             dependencies: [
                 "EmulatorTestSupport",
+                "LedgerTestSupport",
                 "AppStoreEmulator",
                 "PlayEmulator",
                 "PlayModel",

@@ -72,12 +72,13 @@ public actor AppStoreEmulator {
         self.catalogBox = catalogBox
         let play = try PlayEmulator(
             packageName: configuration.bundleId, dataDirectory: directory, baseURL: configuration.baseURL,
-            periodScale: configuration.subscriptionTimeScale
+            periodScale: configuration.subscriptionTimeScale, now: configuration.playClock
         ) { productId in
             catalogBox.current.product(productId).map {
                 PlayProduct(
                     productId: $0.productId, isOneTime: $0.type == .consumable || $0.type == .nonConsumable,
-                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil)
+                    subscriptionPeriod: $0.type == .autoRenewable ? TimeInterval($0.periodSeconds) : nil,
+                    gracePeriod: $0.type == .autoRenewable ? $0.gracePeriodSeconds.map(TimeInterval.init) : nil)
             }
         }
         self.play = play

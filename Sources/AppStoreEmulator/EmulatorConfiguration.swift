@@ -35,6 +35,13 @@ public struct EmulatorConfiguration: Sendable {
     /// Where and how the Play side pushes Real-time developer notifications; nowhere by
     /// default.
     public var playPush: PlayPushConfiguration
+    /// What "now" is for the Google Play side (``PlayEmulator/now``): purchase and order
+    /// times, subscription periods and their renewals and expiry, Google's three days to
+    /// acknowledge a purchase and the times of voided purchases. The real clock by default
+    /// (`storekeeper emulator` and `serve --dev` keep real time); a test passes one it moves,
+    /// and then nothing on the Play side happens until the test moves it. The App Store side,
+    /// the service account's access tokens and the pushes' OIDC tokens keep real time.
+    public var playClock: @Sendable () -> Date
 
     /// Creates a configuration; the sample catalog and no notification URL by default.
     public init(
@@ -48,7 +55,8 @@ public struct EmulatorConfiguration: Sendable {
         subscriptionTimeScale: Double = 1,
         runsSubscriptionClock: Bool = true,
         baseURL: URL? = nil,
-        playPush: PlayPushConfiguration = PlayPushConfiguration()
+        playPush: PlayPushConfiguration = PlayPushConfiguration(),
+        playClock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.dataDirectory = dataDirectory
         self.bundleId = bundleId
@@ -61,5 +69,6 @@ public struct EmulatorConfiguration: Sendable {
         self.runsSubscriptionClock = runsSubscriptionClock
         self.baseURL = baseURL
         self.playPush = playPush
+        self.playClock = playClock
     }
 }

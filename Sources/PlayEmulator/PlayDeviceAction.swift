@@ -12,6 +12,13 @@ public enum PlayDeviceAction: String, CaseIterable, Hashable, Sendable {
     /// The user got the money back (a refund through Google, a chargeback); body
     /// ``PlayDeviceRefundRequest``, optional.
     case refund
+    /// The account's payment method is declined from now on: a subscription's next renewal
+    /// fails, and it enters its grace period, then the account hold
+    /// (``PlayEmulator/settleSubscriptions(_:now:)``).
+    case declinePayment
+    /// The account's payment works again: a subscription in its grace period or on hold is
+    /// charged now (a new order, `SUBSCRIPTION_RECOVERED`); an active one renews as before.
+    case fixPayment
 
     /// The action and the purchase token of a `{purchaseToken}:{action}` path segment;
     /// `nil` when the segment names no action.

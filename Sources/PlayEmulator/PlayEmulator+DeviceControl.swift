@@ -12,7 +12,7 @@ extension PlayEmulator {
         let held = try update(storageFailure: PlayEmulatorError.storageUnavailable) {
             (state: inout PlayState) throws(PlayEmulatorError) in
             state.purchases.values.filter { $0.deviceId == deviceId && $0.isOwned }.map(PlayBillingPurchaseJSON.init)
-                + state.subscriptions.values.filter { $0.deviceId == deviceId && $0.isLive }.map(
+                + state.subscriptions.values.filter { $0.deviceId == deviceId && $0.hasAccess }.map(
                     PlayBillingPurchaseJSON.init)
         }
         return PlayDevicePurchaseList(
@@ -55,6 +55,8 @@ extension PlayEmulator {
                     publish(&state, oneTimeProduct: OneTimeProductNotificationType.canceled, of: purchase)
                 case .acknowledge: try purchase.acknowledge(developerPayload: purchase.developerPayload)
                 case .consume: try purchase.consume()
+                case .declinePayment, .fixPayment:
+                    throw PlayPurchaseStateError(message: "only a subscription's payment is declined or fixed")
                 case .refund:
                     let request = refund ?? PlayDeviceRefundRequest()
                     let record = try purchase.refund(
@@ -91,6 +93,8 @@ extension PlayEmulator {
                 switch action {
                 case .acknowledge: try subscription.acknowledge()
                 case .cancel: try cancel(&subscription, in: &state)
+                case .declinePayment: try subscription.declinePayment()
+                case .fixPayment: try fixPayment(&subscription, in: &state)
                 case .complete, .consume, .refund:
                     throw PlayPurchaseStateError(message: "a subscription cannot be \(action.rawValue)d")
                 }

@@ -21,7 +21,8 @@ extension PlayEmulator {
             purchaseToken: PlayIdentifiers.purchaseToken(), orderId: PlayIdentifiers.orderId(),
             packageName: packageName, productId: product.productId, deviceId: deviceId, startTime: now,
             period: period * periodScale, expiryTime: now.addingTimeInterval(period * periodScale),
-            obfuscatedAccountId: request.obfuscatedAccountId, obfuscatedProfileId: request.obfuscatedProfileId)
+            obfuscatedAccountId: request.obfuscatedAccountId, obfuscatedProfileId: request.obfuscatedProfileId,
+            gracePeriod: product.gracePeriod.flatMap { $0 > 0 ? $0 * periodScale : nil })
         try update(storageFailure: PlayEmulatorError.storageUnavailable) { state throws in
             let owned = state.subscriptions.values.contains {
                 $0.deviceId == deviceId && $0.productId == product.productId && $0.isLive
@@ -45,14 +46,20 @@ extension PlayEmulator {
     /// while it auto-renews (`SUBSCRIPTION_RENEWED`, 2, per renewal, with a new order
     /// `…..N`), a canceled one lapses at its expiry (`SUBSCRIPTION_EXPIRED`, 13), and one not
     /// acknowledged within ``acknowledgementWindow`` of its start is refunded and revoked
-    /// by Google (voided, `voidedReason` 8), as one-time purchases are.
+    /// by Google (voided, `voidedReason` 8), as one-time purchases are. A renewal whose
+    /// payment is declined starts the payment's recovery instead
+    /// (``settleDeclinedPayment(_:now:in:)``).
     func settleSubscriptions(_ state: inout PlayState, now: Date) {
         for token in state.subscriptions.keys.sorted() {
             guard var subscription = state.subscriptions[token], subscription.isLive else { continue }
             let deadline =
                 subscription.acknowledged ? nil : subscription.startTime.addingTimeInterval(acknowledgementWindow)
             let horizon = min(now, deadline ?? now)
-            if subscription.autoRenewEnabled, subscription.expiryTime <= horizon, subscription.period > 0 {
+            if subscription.paymentDeclined == true || subscription.billingIssueStart != nil {
+                settleDeclinedPayment(&subscription, now: horizon, in: &state)
+            } else if subscription.autoRenewEnabled, subscription.state == SubscriptionState.active,
+                subscription.expiryTime <= horizon, subscription.period > 0
+            {
                 let due =
                     Int((horizon.timeIntervalSince(subscription.expiryTime) / subscription.period).rounded(.down)) + 1
                 for renewal in max(0, due - Self.renewalNotificationLimit)..<due {
@@ -67,7 +74,7 @@ extension PlayEmulator {
                 subscription = revoke(
                     subscription, at: deadline, recordedAt: now, source: VoidedSource.google,
                     reason: VoidedReason.unacknowledgedPurchase, in: &state)
-            } else if !subscription.autoRenewEnabled, subscription.expiryTime <= now {
+            } else if subscription.isLive, !subscription.autoRenewEnabled, subscription.expiryTime <= now {
                 subscription.state = SubscriptionState.expired
                 publish(
                     &state, subscription: SubscriptionNotificationType.expired, of: subscription,
@@ -75,6 +82,66 @@ extension PlayEmulator {
             }
             state.subscriptions[token] = subscription
         }
+    }
+
+    /// How long a subscription stays on account hold, Google retrying its payment, before it
+    /// expires (before the period scale): 30 days for every product here (a developer
+    /// configures it in the Play Console).
+    static let accountHold: TimeInterval = 30 * 86_400
+
+    /// Moves a subscription whose account's payment is declined to `now`: at its period's
+    /// end (while it auto-renews) the renewal fails, and it enters its grace period
+    /// (`SUBSCRIPTION_STATE_IN_GRACE_PERIOD`, `SUBSCRIPTION_IN_GRACE_PERIOD` 6; access kept,
+    /// `expiryTime` moved to the grace period's end), then the account hold
+    /// (`SUBSCRIPTION_STATE_ON_HOLD`, `SUBSCRIPTION_ON_HOLD` 5; no access) at the grace
+    /// period's end (at once without one), and expires (`SUBSCRIPTION_EXPIRED` 13) when
+    /// ``accountHold`` × ``periodScale`` of hold ended unpaid. Each is told at its moment.
+    func settleDeclinedPayment(_ subscription: inout PlaySubscription, now: Date, in state: inout PlayState) {
+        if subscription.billingIssueStart == nil {
+            guard subscription.autoRenewEnabled, subscription.state == SubscriptionState.active,
+                subscription.expiryTime <= now
+            else { return }
+            subscription.billingIssueStart = subscription.expiryTime
+            if let grace = subscription.gracePeriod {
+                subscription.state = SubscriptionState.inGracePeriod
+                publish(
+                    &state, subscription: SubscriptionNotificationType.inGracePeriod, of: subscription,
+                    at: subscription.expiryTime)
+                subscription.expiryTime.addTimeInterval(grace)
+            }
+        }
+        guard let issue = subscription.billingIssueStart else { return }
+        let holdStart = issue.addingTimeInterval(subscription.gracePeriod ?? 0)
+        if subscription.state != SubscriptionState.onHold, holdStart <= now {
+            subscription.state = SubscriptionState.onHold
+            publish(&state, subscription: SubscriptionNotificationType.onHold, of: subscription, at: holdStart)
+        }
+        let holdEnd = holdStart.addingTimeInterval(Self.accountHold * periodScale)
+        if subscription.state == SubscriptionState.onHold, holdEnd <= now {
+            subscription.state = SubscriptionState.expired
+            subscription.autoRenewEnabled = false
+            subscription.billingIssueStart = nil
+            publish(&state, subscription: SubscriptionNotificationType.expired, of: subscription, at: holdEnd)
+        }
+    }
+
+    /// The account's payment works again at ``now``: a subscription in its grace period or
+    /// on hold is charged, a new order (`SUBSCRIPTION_RECOVERED`, 1), active again; from
+    /// grace its period runs from the failed renewal's date, from hold from now, as
+    /// Google's. An active one simply renews as before.
+    ///
+    /// - Throws: ``PlayPurchaseStateError`` for one that has ended.
+    func fixPayment(_ subscription: inout PlaySubscription, in state: inout PlayState) throws(PlayPurchaseStateError) {
+        guard subscription.isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }
+        subscription.paymentDeclined = nil
+        guard let issue = subscription.billingIssueStart else { return }
+        let now = self.now()
+        let periodStart = subscription.state == SubscriptionState.onHold ? now : issue
+        subscription.expiryTime = periodStart.addingTimeInterval(subscription.period)
+        subscription.renewals += 1
+        subscription.state = SubscriptionState.active
+        subscription.billingIssueStart = nil
+        publish(&state, subscription: SubscriptionNotificationType.recovered, of: subscription, at: now)
     }
 
     /// `subscription` revoked at `time`: expired at once, not renewing, its latest order
@@ -110,6 +177,12 @@ extension PlayEmulator {
 }
 
 extension PlaySubscription {
+    /// Declines the account's payment from now on (``PlayDeviceAction/declinePayment``).
+    mutating func declinePayment() throws(PlayPurchaseStateError) {
+        guard isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }
+        paymentDeclined = true
+    }
+
     /// Acknowledges a live subscription; acknowledging again changes nothing.
     mutating func acknowledge() throws(PlayPurchaseStateError) {
         guard isLive else { throw PlayPurchaseStateError(message: "the subscription has expired") }

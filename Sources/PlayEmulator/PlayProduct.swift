@@ -10,11 +10,18 @@ public struct PlayProduct: Hashable, Sendable {
     /// A subscription's billing period in seconds (before the emulator's period scale);
     /// `nil` for a product that is neither one-time nor a subscription the Play side sells.
     public var subscriptionPeriod: TimeInterval?
+    /// A subscription's grace period in seconds (before the period scale): how long a
+    /// subscriber whose renewal payment was declined keeps access
+    /// (`SUBSCRIPTION_STATE_IN_GRACE_PERIOD`) before the account hold; `nil` or 0 for none.
+    public var gracePeriod: TimeInterval?
 
     /// Creates a product.
-    public init(productId: String, isOneTime: Bool, subscriptionPeriod: TimeInterval? = nil) {
+    public init(
+        productId: String, isOneTime: Bool, subscriptionPeriod: TimeInterval? = nil, gracePeriod: TimeInterval? = nil
+    ) {
         self.productId = productId
         self.isOneTime = isOneTime
         self.subscriptionPeriod = subscriptionPeriod
+        self.gracePeriod = gracePeriod
     }
 }

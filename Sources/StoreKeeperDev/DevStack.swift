@@ -52,7 +52,7 @@ public final class DevStack: Sendable {
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,
-                subscriptionTimeScale: try settings.resolvedSubscriptionTimeScale()))
+                subscriptionTimeScale: try settings.resolvedSubscriptionTimeScale(), playClock: settings.playClock))
         configuration = Self.wire(settings.server, to: emulator)
         await state.setPort(settings.port, instance: 0)
         do {

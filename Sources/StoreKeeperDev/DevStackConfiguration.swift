@@ -44,6 +44,11 @@ public struct DevStackConfiguration: Sendable {
     /// How many server instances run on the database (PostgreSQL for more than one):
     /// instance 0 on ``port`` beside the emulator, the others on free ports of their own.
     public var instances: Int
+    /// The emulator's Google Play clock (``EmulatorConfiguration/playClock``): the real
+    /// clock by default; a test passes one it moves to carry the Play side's purchases,
+    /// subscription periods and three-day rule through days in no time. The server keeps
+    /// real time.
+    public var playClock: @Sendable () -> Date
     /// Where to log.
     public var logger: Logger
 
@@ -62,6 +67,7 @@ public struct DevStackConfiguration: Sendable {
         appleTimeoutSeconds: TimeInterval = 3,
         interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)? = nil,
         instances: Int = 1,
+        playClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "storekeeper")
     ) {
         self.port = port
@@ -77,6 +83,7 @@ public struct DevStackConfiguration: Sendable {
         self.appleTimeoutSeconds = appleTimeoutSeconds
         self.interceptor = interceptor
         self.instances = instances
+        self.playClock = playClock
         self.logger = logger
     }
 

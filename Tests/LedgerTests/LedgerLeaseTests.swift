@@ -1,7 +1,6 @@
 import Foundation
 import Ledger
 import LedgerTestSupport
-import Synchronization
 import Testing
 
 /// Leases in the checkpoints table (one reconciler pass at a time across instances) and
@@ -95,17 +94,6 @@ struct LedgerLeaseTests {
             try await second.releaseLease(Self.lease, holder: "B")
             #expect(try await second.advanceCheckpoint(Self.checkpoint, to: 6, holding: taken) == .leaseLost)
         }
-    }
-}
-
-/// A clock the test moves by hand, shared by the stores it opens.
-final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import PlayEmulator
 import PlayModel
 import Synchronization
@@ -46,7 +47,7 @@ final class RecordingSink: PlayPushSink {
         play.attach(sink: sink)
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
         let paidAt = clock.now
-        clock.advance(3 * 86_400 + 5)
+        clock.advance(by: 3 * 86_400 + 5)
         for _ in 0..<3 {
             _ = try play.productPurchase(
                 packageName: "com.example.game", productId: "coins100", token: bought.purchaseToken)

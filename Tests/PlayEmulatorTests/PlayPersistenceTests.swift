@@ -1,5 +1,6 @@
 import EmulatorTestSupport
 import Foundation
+import LedgerTestSupport
 import PlayModel
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
         let bought = try first.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100", quantity: 3))
         try first.acknowledge(
             packageName: Self.package, productId: "coins100", token: bought.purchaseToken, developerPayload: "p")
-        clock.advance(60)
+        clock.advance(by: 60)
         _ = try first.control(
             deviceId: "d", token: bought.purchaseToken, .refund, refund: PlayDeviceRefundRequest(quantity: 1))
         let purchase = try first.productPurchase(

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import PlayEmulator
 import PlayModel
 import Testing
@@ -9,14 +10,18 @@ import Testing
     static let month: TimeInterval = 30 * 86_400
     static let package = "com.example.game"
 
-    /// A Play side whose "vip" renews monthly and whose other products are one-time.
-    static func emulator(clock: ManualClock, directory: URL? = nil) throws -> (PlayEmulator, RecordingSink) {
+    /// A Play side whose "vip" renews monthly (with `gracePeriod`, none by default) and
+    /// whose other products are one-time.
+    static func emulator(
+        clock: ManualClock, directory: URL? = nil, gracePeriod: TimeInterval? = nil
+    ) throws -> (PlayEmulator, RecordingSink) {
         let play = try PlayEmulator(
             packageName: package, dataDirectory: try directory ?? PlayFixture.keyDirectory(), baseURL: nil,
             now: { clock.now },
             products: {
                 $0 == "vip"
-                    ? PlayProduct(productId: $0, isOneTime: false, subscriptionPeriod: month)
+                    ? PlayProduct(
+                        productId: $0, isOneTime: false, subscriptionPeriod: month, gracePeriod: gracePeriod)
                     : PlayProduct(productId: $0, isOneTime: true)
             })
         let sink = RecordingSink()
@@ -52,7 +57,7 @@ import Testing
         #expect(first.lineItems.first?.autoRenewingPlan?.autoRenewEnabled == true)
         #expect(first.lineItems.first?.productId == "vip")
 
-        clock.advance(Self.month * 2 + 1)
+        clock.advance(by: Self.month * 2 + 1)
         let renewed = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(renewed.subscriptionState == "SUBSCRIPTION_STATE_ACTIVE")
         #expect(renewed.latestOrderId == bought.orderId + "..1")
@@ -78,7 +83,7 @@ import Testing
         #expect(canceled.lineItems.first?.autoRenewingPlan?.autoRenewEnabled == false)
         #expect(try play.devicePurchases(deviceId: "d").purchases.count == 1)
 
-        clock.advance(Self.month + 1)
+        clock.advance(by: Self.month + 1)
         let expired = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(expired.subscriptionState == "SUBSCRIPTION_STATE_EXPIRED")
         #expect(expired.latestOrderId == bought.orderId)
@@ -96,7 +101,7 @@ import Testing
         let clock = ManualClock()
         let (play, sink) = try Self.emulator(clock: clock)
         let bought = try Self.subscribe(play)
-        clock.advance(3 * 86_400)
+        clock.advance(by: 3 * 86_400)
         let read = try play.subscriptionPurchase(packageName: Self.package, token: bought.purchaseToken)
         #expect(read.subscriptionState == "SUBSCRIPTION_STATE_EXPIRED")
         #expect(try play.voidedPurchases(packageName: Self.package, .init(type: 0)).voidedPurchases == [])
@@ -125,7 +130,7 @@ import Testing
         let (play, sink) = try Self.emulator(clock: clock)
         let bought = try Self.subscribe(play)
         _ = try play.control(deviceId: "d", token: bought.purchaseToken, .acknowledge)
-        clock.advance(Self.month + 1)
+        clock.advance(by: Self.month + 1)
         for bad in [RevocationContext(), RevocationContext(fullRefund: [:], proratedRefund: [:])] {
             #expect(throws: GoogleErrorResponse.self) {
                 try play.revokeSubscription(

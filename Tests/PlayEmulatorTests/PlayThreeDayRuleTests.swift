@@ -1,21 +1,8 @@
 import Foundation
+import LedgerTestSupport
 import PlayEmulator
 import PlayModel
-import Synchronization
 import Testing
-
-/// A clock a test moves by hand.
-final class ManualClock: Sendable {
-    private let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    /// The current time.
-    var now: Date { time.withLock { $0 } }
-
-    /// Moves the clock `seconds` ahead.
-    func advance(_ seconds: TimeInterval) {
-        time.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
 
 @Suite struct PlayThreeDayRuleTests {
     static let days3: TimeInterval = 3 * 86_400
@@ -33,14 +20,14 @@ final class ManualClock: Sendable {
         let play = try Self.emulator(clock: clock)
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
         let purchasedAt = clock.now
-        clock.advance(Self.days3 - 1)
+        clock.advance(by: Self.days3 - 1)
         #expect(
             try play.productPurchase(
                 packageName: "com.example.game", productId: "coins100", token: bought.purchaseToken
             )
             .purchaseState == 0)
         #expect(try play.voidedPurchases(packageName: "com.example.game", .init()).voidedPurchases == [])
-        clock.advance(1)
+        clock.advance(by: 1)
         let read = try play.productPurchase(
             packageName: "com.example.game", productId: "coins100", token: bought.purchaseToken)
         #expect(read.purchaseState == 1)
@@ -63,7 +50,7 @@ final class ManualClock: Sendable {
         #expect(try play.devicePurchases(deviceId: "d").purchases.isEmpty)
         _ = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
         // Read again later, the purchase is voided once.
-        clock.advance(Self.days3 / 2)
+        clock.advance(by: Self.days3 / 2)
         #expect(try play.voidedPurchases(packageName: "com.example.game", .init()).voidedPurchases?.count == 1)
     }
 
@@ -74,12 +61,12 @@ final class ManualClock: Sendable {
         let served = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "a"))
         let device = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "b"))
         let consumed = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "c"))
-        clock.advance(Self.days3 - 60)
+        clock.advance(by: Self.days3 - 60)
         try play.acknowledge(
             packageName: "com.example.game", productId: "a", token: served.purchaseToken, developerPayload: nil)
         _ = try play.control(deviceId: "d", token: device.purchaseToken, .acknowledge)
         try play.consume(packageName: "com.example.game", productId: "c", token: consumed.purchaseToken)
-        clock.advance(Self.days3 * 10)
+        clock.advance(by: Self.days3 * 10)
         for (product, token) in [
             ("a", served.purchaseToken), ("b", device.purchaseToken), ("c", consumed.purchaseToken),
         ] {
@@ -95,17 +82,17 @@ final class ManualClock: Sendable {
         let clock = ManualClock()
         let play = try Self.emulator(clock: clock)
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "gems", pending: true))
-        clock.advance(Self.days3 * 2)
+        clock.advance(by: Self.days3 * 2)
         #expect(
             try play.productPurchase(packageName: "com.example.game", productId: "gems", token: bought.purchaseToken)
                 .purchaseState == 2)
         _ = try play.control(deviceId: "d", token: bought.purchaseToken, .complete)
         let completedAt = clock.now
-        clock.advance(Self.days3 - 1)
+        clock.advance(by: Self.days3 - 1)
         #expect(
             try play.productPurchase(packageName: "com.example.game", productId: "gems", token: bought.purchaseToken)
                 .purchaseState == 0)
-        clock.advance(1)
+        clock.advance(by: 1)
         #expect(
             try play.productPurchase(packageName: "com.example.game", productId: "gems", token: bought.purchaseToken)
                 .purchaseState == 1)
@@ -120,9 +107,9 @@ final class ManualClock: Sendable {
         let play = try Self.emulator(clock: clock, periodScale: 1.0 / 8640)
         #expect(play.acknowledgementWindow == 30)
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
-        clock.advance(29)
+        clock.advance(by: 29)
         #expect(try play.devicePurchases(deviceId: "d").purchases.count == 1)
-        clock.advance(1)
+        clock.advance(by: 1)
         #expect(try play.devicePurchases(deviceId: "d").purchases.isEmpty)
         #expect(
             try play.voidedPurchases(packageName: "com.example.game", .init()).voidedPurchases?.first?.purchaseToken
@@ -137,12 +124,12 @@ final class ManualClock: Sendable {
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
         try play.refund(packageName: "com.example.game", orderId: bought.orderId, revoke: true)
         let refundedAt = Int64(clock.now.timeIntervalSince1970 * 1000)
-        clock.advance(60)
+        clock.advance(by: 60)
         let before = VoidedPurchasesQuery(startTime: refundedAt - 10_000, endTime: refundedAt - 1)
         #expect(try play.voidedPurchases(packageName: "com.example.game", before).voidedPurchases == [])
         let around = VoidedPurchasesQuery(startTime: refundedAt, endTime: refundedAt)
         #expect(try play.voidedPurchases(packageName: "com.example.game", around).voidedPurchases?.count == 1)
-        clock.advance(31 * 86_400)
+        clock.advance(by: 31 * 86_400)
         #expect(try play.voidedPurchases(packageName: "com.example.game", .init()).voidedPurchases == [])
     }
 }

@@ -93,23 +93,19 @@ struct GooglePlaySubscriptionReportTests {
 
     @Test(
         "a period that ends renews: each order delivered once, the entitlement extended; canceled, it expires at its end",
-        .disabled(
-            "waits on the emulator's scaled real-time clock and timed out in a clean-clone CI (5bfe351); back once the emulator has a clock a test moves"
-        ),
         arguments: StoreKind.allCases)
     func renewalAndExpiry(kind: StoreKind) async throws {
-        // A 30-day period lasts 120 s on the emulator's clock, Google's three days 12 s: time
-        // enough to report and acknowledge on a machine the whole suite keeps busy (6 s was
-        // not: Google voided a subscription acknowledged too late, which then never renewed).
+        // Google's clock stands still until the test moves it, so Google's real durations
+        // hold (a 30-day period, three days to acknowledge) however slow the machine is.
+        let clock = ManualClock(start: Date())
         let fixture = try await ServerFixture(
-            kind, notifications: true, playKeys: true, subscriptionTimeScale: 120.0 / (30 * 86_400))
+            kind, notifications: true, playKeys: true, subscriptionTimeScale: 1, playClock: clock)
         defer { Task { await fixture.shutdown() } }
         // Alice's subscription renews; Bob's, canceled at once, expires at its period's end.
         var bought: [String: PlayDevicePurchaseResult] = [:]
         for (player, device) in [("alice", "pixel"), ("bob", "tablet")] {
             let order = try await fixture.order(player, product: "vip.monthly")
             let purchase = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken, device: device)
-            // Reported at once: delivered and acknowledged within the scaled three days.
             let reported = try await fixture.reportPlay(
                 player, purchase, orderId: order.orderId, product: "vip.monthly")
             #expect(try reported.decode(PurchaseReply.self).status == "delivered", "\(player): \(reported)")
@@ -120,28 +116,51 @@ struct GooglePlaySubscriptionReportTests {
         func entitlement(_ purchase: PlayDevicePurchaseResult) async throws -> Entitlement? {
             try await fixture.store.entitlement(store: .googlePlay, originalTransactionId: purchase.purchaseToken)
         }
+        func googleExpiry(_ purchase: PlayDevicePurchaseResult) throws -> Date {
+            try #require(try fixture.googleSubscription(purchase.purchaseToken).lineItems.first?.expiryDate)
+        }
         _ = try fixture.emulator.play.control(deviceId: "tablet", token: bob.purchaseToken, .cancel)
         await fixture.emulator.play.sendPendingNotifications()
         try await fixture.eventually("SUBSCRIPTION_CANCELED") { try await entitlement(bob)?.autoRenew == false }
         #expect(try await entitlement(bob)?.state == .active, "canceled: entitled until the period ends")
-        let firstEnd = try #require(try await entitlement(alice)?.until)
+        let bobsEnd = try googleExpiry(bob)
+        let firstEnd = try googleExpiry(alice)
+        #expect(sameMillisecond(try await entitlement(alice)?.until, firstEnd))
+        #expect(abs(firstEnd.timeIntervalSince(clock.now) - 30 * 86_400) < 1, "a real 30-day period")
 
-        // The period ends; reading the Play state renews Alice's and pushes
-        // SUBSCRIPTION_RENEWED, and lapses Bob's with SUBSCRIPTION_EXPIRED.
-        try await fixture.eventually("SUBSCRIPTION_RENEWED and SUBSCRIPTION_EXPIRED", within: .seconds(180)) {
-            for purchase in [alice, bob] { _ = try fixture.googleSubscription(purchase.purchaseToken) }
-            await fixture.emulator.play.sendPendingNotifications()
+        // Past the period's end: reading Google's state renews Alice's (SUBSCRIPTION_RENEWED,
+        // order ..0) and lapses Bob's (SUBSCRIPTION_EXPIRED), both pushed to the server.
+        clock.advance(by: firstEnd.timeIntervalSince(clock.now) + 1)
+        try await settlePlay(fixture, alice, bob)
+        try await fixture.eventually("SUBSCRIPTION_RENEWED and SUBSCRIPTION_EXPIRED") {
             let renewed = try await entitlement(alice)?.transactionId == alice.orderId + "..0"
             let expired = try await entitlement(bob)?.state == .expired
             return renewed && expired
         }
+        let secondEnd = try googleExpiry(alice)
+        #expect(abs(secondEnd.timeIntervalSince(firstEnd) - 30 * 86_400) < 1)
         let renewed = try #require(try await entitlement(alice))
         #expect(renewed.state == .active)
-        #expect((renewed.until ?? .distantPast) > firstEnd)
+        #expect(sameMillisecond(renewed.until, secondEnd))
+        let lapsed = try #require(try await entitlement(bob))
+        #expect(sameMillisecond(lapsed.until, bobsEnd), "Bob's ends where his period did")
+        #expect(try fixture.googleSubscription(bob.purchaseToken).subscriptionState == SubscriptionState.expired)
+
+        // Past the next end: order ..1.
+        clock.advance(by: secondEnd.timeIntervalSince(clock.now) + 1)
+        try await settlePlay(fixture, alice, bob)
+        try await fixture.eventually("the second SUBSCRIPTION_RENEWED") {
+            try await entitlement(alice)?.transactionId == alice.orderId + "..1"
+        }
+        #expect(sameMillisecond(try await entitlement(alice)?.until, try googleExpiry(alice)))
+        #expect(try await entitlement(alice)?.state == .active)
+        // Acknowledged in time: Google voided nothing.
+        #expect(try fixture.googleSubscription(alice.purchaseToken).subscriptionState == SubscriptionState.active)
+
         let orders = try await fixture.store.purchases(store: .googlePlay, originalTransactionId: alice.purchaseToken)
-        #expect(orders.allSatisfy { $0.playerId == "alice" })
-        let renewal = try #require(orders.first { $0.transactionId == alice.orderId + "..0" })
-        #expect(renewal.source == .notification)
+        #expect(Set(orders.map(\.transactionId)) == [alice.orderId, alice.orderId + "..0", alice.orderId + "..1"])
+        #expect(orders.allSatisfy { $0.playerId == "alice" && $0.status == .delivered })
+        #expect(orders.filter { $0.transactionId != alice.orderId }.allSatisfy { $0.source == .notification })
         // Every order once, however often its notification came.
         for purchase in orders {
             let deliveries = try await fixture.store.events(transactionId: purchase.transactionId)
@@ -150,6 +169,18 @@ struct GooglePlaySubscriptionReportTests {
         }
         #expect(
             try await fixture.store.purchases(store: .googlePlay, originalTransactionId: bob.purchaseToken).count == 1)
+    }
+
+    /// Whether `date` is `expected` to the millisecond (Google's and the ledger's precision).
+    private func sameMillisecond(_ date: Date?, _ expected: Date) -> Bool {
+        abs((date ?? .distantPast).timeIntervalSince(expected)) < 0.001
+    }
+
+    /// Reads Google's state of each purchase (which settles the periods that ended on the
+    /// moved clock) and pushes the notifications that made.
+    private func settlePlay(_ fixture: ServerFixture, _ purchases: PlayDevicePurchaseResult...) async throws {
+        for purchase in purchases { _ = try fixture.googleSubscription(purchase.purchaseToken) }
+        await fixture.emulator.play.sendPendingNotifications()
     }
 
     @Test("Google's subscription becomes the transaction of its latest order; a pending one is not delivered")

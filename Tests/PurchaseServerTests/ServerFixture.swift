@@ -42,13 +42,17 @@ final class ServerFixture: Sendable {
     /// `subscriptionTimeScale` is the emulator's (Apple's periods and Google's three days to
     /// acknowledge; `nil` for the dev stack's 1/8640, which makes the three days 30 s: too
     /// short for a Play test on a saturated machine, so those pass 1);
-    /// `interceptor` sees the server's requests to the emulator first (a fault).
+    /// `interceptor` sees the server's requests to the emulator first (a fault);
+    /// `playClock`, when given, is the emulator's Google Play clock (the real clock
+    /// otherwise): Google's purchases, subscription periods and three days stand still until
+    /// the test moves it (start it at `Date()`: the server keeps real time).
     init(
         _ kind: StoreKind,
         notifications: Bool = true,
         logger: Logger? = nil,
         playKeys: Bool = false,
         subscriptionTimeScale: Double? = nil,
+        playClock: ManualClock? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         interceptor: (@Sendable (HTTPRequestData) async throws -> HTTPResponseData?)? = nil
     ) async throws {
@@ -76,13 +80,15 @@ final class ServerFixture: Sendable {
                 logger.logLevel = .warning
                 return logger
             }()
+        let now: @Sendable () -> Date
+        if let playClock { now = { playClock.now } } else { now = { Date() } }
         stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
                 notificationTimeScale: 0.00001, subscriptionTimeScale: subscriptionTimeScale, server: configuration,
                 extraRoutes: webhook.addRoute,
                 runsBackgroundServices: false, appleTimeoutSeconds: Self.appleTimeoutSeconds,
-                interceptor: interceptor, logger: logger))
+                interceptor: interceptor, playClock: now, logger: logger))
     }
 
     var emulator: AppStoreEmulator { stack.emulator }

@@ -25,12 +25,29 @@ struct PlaySubscription: Codable, Equatable, Sendable {
     var obfuscatedAccountId: String?
     var obfuscatedProfileId: String?
     var regionCode = "US"
+    /// Whether the account's payment is declined (``PlayDeviceAction/declinePayment``):
+    /// the next renewal fails. `nil` is false (and what a state saved before it holds).
+    var paymentDeclined: Bool?
+    /// The grace period, already multiplied by the emulator's period scale; `nil` for none.
+    var gracePeriod: TimeInterval?
+    /// When the renewal payment failed (the end of the last paid period), while the
+    /// subscription is in its grace period or on hold.
+    var billingIssueStart: Date?
 
     /// The latest order's id: the first order's, then `…..0`, `..1` per renewal, as Google's.
     var latestOrderId: String { renewals == 0 ? orderId : "\(orderId)..\(renewals - 1)" }
 
-    /// Whether it still gives access: active, or canceled and not yet lapsed.
-    var isLive: Bool { state == SubscriptionState.active || state == SubscriptionState.canceled }
+    /// Whether it has not ended: active, canceled and not yet lapsed, in its grace period
+    /// or on hold.
+    var isLive: Bool {
+        [
+            SubscriptionState.active, SubscriptionState.canceled, SubscriptionState.inGracePeriod,
+            SubscriptionState.onHold,
+        ].contains(state)
+    }
+
+    /// Whether it gives access: live and not on hold.
+    var hasAccess: Bool { isLive && state != SubscriptionState.onHold }
 
     /// The subscription as `purchases.subscriptionsv2.get` answers it.
     var subscriptionPurchase: SubscriptionPurchaseV2 {
