@@ -2,16 +2,14 @@
 """Soak: runs `storekeeper simulate` over many seeds and prints one row per run.
 
     Scripts/soak/run.py                                  # 50 runs of 3,000 purchases, seeds 1-50
-    Scripts/soak/run.py --runs 3 --purchases 300 --android-every 2   # a short soak for CI
+    Scripts/soak/run.py --runs 3 --purchases 300         # a short soak for CI
     Scripts/soak/run.py --binary .build/release/storekeeper --first-seed 100 --players 40
 
 Each run is `storekeeper simulate --players P --purchases N --seed S --json` with the
 history written to --history-dir (default: a new temporary directory), so that a failing
-or inconclusive run leaves its offenders' history behind. With --android-every K, every
-K-th run has no subscription players and so a fifth of its players are Android players
-(the two do not share a run yet). Prints a table (seed, charged, delivered, lost, inFlight,
-duplicates, wrongPlayer, refunded, android = Google Play charges, seconds, verdict) as the
-runs end, then a summary line (with the purchases Google refunded for want of
+or inconclusive run leaves its offenders' history behind. Prints a table (seed, charged,
+delivered, lost, inFlight, duplicates, wrongPlayer, refunded, android = Google Play
+charges, seconds, verdict) as the runs end, then a summary line (with the purchases Google refunded for want of
 acknowledgement, each a failure). Exits 0 when every run passed, 1 when any failed (a
 violation, or a run that crashed), 3 when none failed but some were inconclusive.
 Standard library only.
@@ -54,12 +52,6 @@ def parse(arguments):
     parser.add_argument("--history-dir", default=None, help="where runs write their history files")
     parser.add_argument("--serial", action="store_true", help="pass --serial to every run")
     parser.add_argument("--extra", default="", help="more simulate arguments, space separated")
-    parser.add_argument(
-        "--android-every",
-        type=int,
-        default=0,
-        help="every K-th run without subscription players, so with Android players (default 0: none)",
-    )
     return parser.parse_args(arguments)
 
 
@@ -78,15 +70,13 @@ def row(values):
     return " ".join(str(values.get(name, "")).rjust(width) for name, width in COLUMNS)
 
 
-def run_one(binary, seed, options, history_dir, android):
+def run_one(binary, seed, options, history_dir):
     command = [
         binary, "simulate", "--players", str(options.players), "--purchases", str(options.purchases),
         "--seed", str(seed), "--json", "--history-dir", history_dir,
     ]
     if options.serial:
         command.append("--serial")
-    if android:
-        command += ["--subscription-players", "0"]
     command += options.extra.split()
     started = time.monotonic()
     process = subprocess.run(command, capture_output=True, text=True)
@@ -132,9 +122,8 @@ def main(arguments):
         "refundedUnacknowledged": 0,
     }
     started = time.monotonic()
-    for index, seed in enumerate(range(options.first_seed, options.first_seed + options.runs)):
-        android = options.android_every > 0 and index % options.android_every == options.android_every - 1
-        values, verdict = run_one(binary, seed, options, history_dir, android)
+    for seed in range(options.first_seed, options.first_seed + options.runs):
+        values, verdict = run_one(binary, seed, options, history_dir)
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
         for name in totals:
             if isinstance(values.get(name), int):

@@ -86,10 +86,9 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            How many of --players are Android players (default: a fifth with --subscription-players 0, else \
-            none; the two do not share a run yet): each buys on Google Play through the SDK's Play store \
-            client, with pending purchases, refunds and acknowledgement failures; the oracle adds that \
-            Google refunds no purchase for want of acknowledgement.
+            How many of --players are Android players (default: a fifth): each buys on Google Play through \
+            the SDK's Play store client, with pending purchases, refunds and acknowledgement failures; the \
+            oracle adds that Google refunds no purchase for want of acknowledgement.
             """)
     var androidPlayers: Int?
 

@@ -14,10 +14,10 @@ import Testing
         #expect(SimulationConfiguration(reconcilerIntervalSeconds: seconds).validationProblems().isEmpty)
     }
 
-    @Test func androidPlayersAreAFifthOfThePlayersWithoutSubscriptionPlayers() {
-        #expect(SimulationConfiguration(players: 20, subscriptionPlayers: 0).androidPlayers == 4)
-        #expect(SimulationConfiguration(players: 20, subscriptionPlayers: 2).androidPlayers == 0)
-        #expect(SimulationConfiguration(players: 20, subscriptionPlayers: 0).validationProblems().isEmpty)
+    @Test func androidPlayersAreAFifthOfThePlayersByDefault() {
+        #expect(SimulationConfiguration(players: 20).androidPlayers == 4)
+        #expect(SimulationConfiguration(players: 4).androidPlayers == 0)
+        #expect(SimulationConfiguration(players: 20, androidPlayers: 20).validationProblems().isEmpty)
     }
 
     @Test(arguments: [-1, 21]) func androidPlayersOutsideThePlayersAreAProblem(android: Int) {
@@ -25,14 +25,5 @@ import Testing
             .validationProblems()
         #expect(problems.count == 1)
         #expect(problems.first?.contains("android players") == true)
-    }
-
-    /// The subscription players' month of a second would make Google's three days a tenth of
-    /// a second.
-    @Test func androidAndSubscriptionPlayersDoNotShareARun() {
-        let problems = SimulationConfiguration(players: 20, subscriptionPlayers: 1, androidPlayers: 2)
-            .validationProblems()
-        #expect(problems.count == 1)
-        #expect(problems.first?.contains("three days") == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import PlayEmulator
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
         #expect(ledger[consumed.orderId]?.acknowledged == true)
 
         // Past three days the paid, unacknowledged purchase is refunded by Google's rule.
-        clock.advance(PlayThreeDayRuleTests.days3)
+        clock.advance(by: PlayThreeDayRuleTests.days3)
         let later = Dictionary(uniqueKeysWithValues: try play.ledger().map { ($0.orderId, $0) })
         #expect(later[paid.orderId]?.refunded == true)
         #expect(later[consumed.orderId]?.refunded == false)

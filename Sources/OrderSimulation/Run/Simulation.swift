@@ -57,18 +57,6 @@ public struct Simulation: Sendable {
     /// ``subscriptionPeriod``.
     static let subscriptionTimeScale = 1.0 / (30 * 86_400)
 
-    /// The emulator's time scale of a run with Android players (and no subscription players,
-    /// ``SimulationConfiguration/validationProblems()``): Google's three days to acknowledge
-    /// a purchase last a minute, several of the reconciler's passes (every ten seconds by
-    /// default), so that only a server that fails to acknowledge lets Google refund a purchase. (At ``subscriptionTimeScale`` they would last a tenth of a
-    /// second: Google would refund nearly every purchase before its report arrived.)
-    static let androidTimeScale = 60.0 / (3 * 86_400)
-
-    /// The emulator's time scale of this run.
-    private var timeScale: Double {
-        configuration.subscriptionPlayers > 0 ? Self.subscriptionTimeScale : Self.androidTimeScale
-    }
-
     /// Runs the simulation and judges it.
     public func run() async throws -> SimulationReport {
         let problems = configuration.validationProblems()
@@ -81,17 +69,18 @@ public struct Simulation: Sendable {
 
         let playerSecret = Self.randomSecret()
         let acknowledgementFaults = PlayAcknowledgementFaults(rates: configuration.faults, seed: configuration.seed)
+        let playClock = SimulationPlayClock()
         let stack = try await DevStack(
             DevStackConfiguration(
                 databaseURL: configuration.databaseURL ?? "sqlite:\(directory.path)/ledger.sqlite",
                 emulatorDirectory: directory.appendingPathComponent("emulator"), notificationTimeScale: 0.000_01,
-                subscriptionTimeScale: timeScale,
+                subscriptionTimeScale: Self.subscriptionTimeScale,
                 server: serverConfiguration(playerSecret: playerSecret),
                 interceptor: { acknowledgementFaults.answer($0) }, instances: configuration.instances,
-                logger: logger))
+                playClock: { playClock.now }, logger: logger))
         do {
             let report = try await run(
-                on: stack, acknowledgementFaults: acknowledgementFaults, directory: directory,
+                on: stack, acknowledgementFaults: acknowledgementFaults, playClock: playClock, directory: directory,
                 playerSecret: playerSecret, started: started)
             await stack.stop()
             return report
@@ -102,8 +91,8 @@ public struct Simulation: Sendable {
     }
 
     private func run(
-        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, directory: URL, playerSecret: String,
-        started: ContinuousClock.Instant
+        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, playClock: SimulationPlayClock,
+        directory: URL, playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
         let phones = PhoneConnections()
         let http = DeviceHTTPTransport.makeClient(connections: 8)
@@ -112,7 +101,8 @@ public struct Simulation: Sendable {
             ? try await AppStoreListener(emulator: stack.emulator) : nil
         do {
             let report = try await run(
-                on: stack, acknowledgementFaults: acknowledgementFaults, phones: phones, http: http,
+                on: stack, acknowledgementFaults: acknowledgementFaults, playClock: playClock, phones: phones,
+                http: http,
                 appStore: configuration.phoneStore == .storeKit ? appStore?.url : nil,
                 playStore: configuration.androidPlayers > 0 ? appStore?.url : nil, directory: directory,
                 playerSecret: playerSecret, started: started)
@@ -129,7 +119,8 @@ public struct Simulation: Sendable {
     }
 
     private func run(
-        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, phones: PhoneConnections,
+        on stack: DevStack, acknowledgementFaults: PlayAcknowledgementFaults, playClock: SimulationPlayClock,
+        phones: PhoneConnections,
         http: HTTPClient, appStore: URL?, playStore: URL?,
         directory: URL, playerSecret: String, started: ContinuousClock.Instant
     ) async throws -> SimulationReport {
@@ -199,7 +190,7 @@ public struct Simulation: Sendable {
         phases.deliveringNotifications = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         await reconciler.settle("quiesce")
-        try await waitOutThreeDays(emulator, reconciler: reconciler)
+        try await endThreeDays(emulator, clock: playClock, reconciler: reconciler)
         phases.reconciling = SimulationPhases.seconds(since: phaseStart)
         phaseStart = .now
         try await quiesce(devices, households, for: .seconds(30))
@@ -276,20 +267,21 @@ public struct Simulation: Sendable {
         return report
     }
 
-    /// Waits until Google's three days have ended for every paid purchase still not
+    /// Moves the Play side's clock past Google's three days of every paid purchase still not
     /// acknowledged once the server had its every chance (the faults over, the apps idle,
     /// the reconciler run): Google then refunds it, and the oracle sees the refund. A purchase
     /// acknowledged is never refunded for want of acknowledgement, so a run whose purchases
-    /// are all acknowledged by now waits for nothing. Google's refunds are then pushed to
-    /// the server and the reconciler run, so that the server takes the goods back.
-    private func waitOutThreeDays(_ emulator: AppStoreEmulator, reconciler: ReconcilerDriver) async throws {
+    /// are all acknowledged by now has nothing to move past. Google's refunds are then pushed
+    /// to the server and the reconciler run, so that the server takes the goods back.
+    private func endThreeDays(
+        _ emulator: AppStoreEmulator, clock: SimulationPlayClock, reconciler: ReconcilerDriver
+    ) async throws {
         let play = emulator.play
         let deadlines = try play.ledger().filter { !$0.acknowledged && !$0.refunded }.compactMap {
             $0.paidTime?.addingTimeInterval(play.acknowledgementWindow)
         }
         guard let last = deadlines.max() else { return }
-        let left = last.timeIntervalSinceNow
-        if left > 0 { try await Task.sleep(for: .seconds(left + 0.05)) }
+        clock.advance(by: max(last.timeIntervalSince(clock.now), 0) + 0.001)
         // Reading the state applies the rule; its notifications go with the next send.
         _ = try play.ledger()
         await play.sendPendingNotifications()

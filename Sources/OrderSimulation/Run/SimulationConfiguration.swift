@@ -47,9 +47,8 @@ public struct SimulationConfiguration: Sendable {
 
     /// How many of ``players`` are Android players: each on a phone of their own, buying
     /// the consumables on Google Play through the SDK's Play store client, and the server
-    /// delivering, acknowledging and taking back their purchases by Google's word. Not with
-    /// ``subscriptionPlayers`` (yet): the run's clock makes their months a second, which
-    /// would make Google's three days a tenth of one.
+    /// delivering, acknowledging and taking back their purchases by Google's word
+    /// (``SimulationPlayClock`` says how Google's three days pass).
     public var androidPlayers: Int
 
     /// What the phones buy through: the emulator in process, or the SDK's StoreKit adapters
@@ -59,8 +58,7 @@ public struct SimulationConfiguration: Sendable {
     /// Purchases between two reconciler passes in a serial run.
     public static let serialReconcilerEvery = 200
 
-    /// Creates a configuration; `androidPlayers` defaults to a fifth of `players` in a run
-    /// without subscription players, else to none (see ``validationProblems()``).
+    /// Creates a configuration; `androidPlayers` defaults to a fifth of `players`.
     public init(
         players: Int = 20, purchases: Int = 200, seed: UInt64 = 1, databaseURL: String? = nil,
         faults: FaultRates = .all, reconcilerIntervalSeconds: Double = 10, serial: Bool = false,
@@ -80,7 +78,7 @@ public struct SimulationConfiguration: Sendable {
         self.subscriptionPlayers = subscriptionPlayers
         self.subscriptionSteps = subscriptionSteps
         self.phoneStore = phoneStore
-        self.androidPlayers = androidPlayers ?? (subscriptionPlayers == 0 ? players / 5 : 0)
+        self.androidPlayers = androidPlayers ?? players / 5
     }
 
     /// The longest reconciler interval, in seconds: a year, as the server accepts.
@@ -96,12 +94,6 @@ public struct SimulationConfiguration: Sendable {
         if subscriptionSteps < 0 { problems.append("subscription steps must not be negative") }
         if androidPlayers < 0 || androidPlayers > players {
             problems.append("android players must be from 0 to the \(players) players, not \(androidPlayers)")
-        }
-        if androidPlayers > 0 && subscriptionPlayers > 0 {
-            problems.append(
-                "Android players and subscription players do not share a run yet: the subscription players' "
-                    + "month lasts a second, which makes Google's three days to acknowledge a purchase a tenth "
-                    + "of a second (--subscription-players 0 with --android-players)")
         }
         if instances < 1 { problems.append("instances must be at least 1") }
         if instances > 1 && databaseURL?.hasPrefix("postgres") != true {
