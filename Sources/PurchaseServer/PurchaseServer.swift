@@ -155,7 +155,8 @@ public struct PurchaseServer: Sendable {
             play: play.map { (verifier: $0.verifier, acknowledger: $0.acknowledger) })
         self.restoreDesk = RestoreDesk(
             store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
-            policy: configuration.restoreTransferPolicy)
+            policy: configuration.restoreTransferPolicy,
+            play: play.map { (verifier: $0.verifier, acknowledger: $0.acknowledger) })
 
         let notificationPolicy = VerificationPolicy(
             bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)
