@@ -62,9 +62,12 @@ extension PlaySubscriptionTests {
 
     /// Re-subscribing to the same product over a canceled, unexpired subscription is a
     /// replacement too (the absent mode is `WITH_TIME_PRORATION`): not `item_already_owned`.
+    /// The link survives a restart.
     @Test func aResubscriptionReplacesACanceledSubscription() throws {
         let clock = ManualClock()
-        let (play, _) = try Self.emulator(clock: clock)
+        let directory = try PlayFixture.keyDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (play, _) = try Self.emulator(clock: clock, directory: directory)
         let old = try Self.subscribe(play)
         _ = try play.control(deviceId: "d", token: old.purchaseToken, .cancel)
         let new = try Self.replace(play, old.purchaseToken, with: "vip")
@@ -74,6 +77,11 @@ extension PlaySubscriptionTests {
         #expect(
             try play.subscriptionPurchase(packageName: Self.package, token: old.purchaseToken).subscriptionState
                 == SubscriptionState.expired)
+
+        let (restarted, _) = try Self.emulator(clock: clock, directory: directory)
+        #expect(
+            try restarted.subscriptionPurchase(packageName: Self.package, token: new.purchaseToken)
+                == resubscribed)
     }
 
     /// What cannot be replaced is refused with a stable code, and nothing changes.
