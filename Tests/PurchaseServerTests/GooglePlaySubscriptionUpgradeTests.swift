@@ -107,6 +107,33 @@ struct GooglePlaySubscriptionUpgradeTests {
     }
 
     @Test(
+        "an upgrade another game account ordered and paid is that player's, as an Apple resubscription is",
+        arguments: StoreKind.allCases)
+    func upgradeOrderedByAnotherPlayer(kind: StoreKind) async throws {
+        let fixture = try await ServerFixture(kind, notifications: false, playKeys: true, subscriptionTimeScale: 1)
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice", product: "vip.monthly")
+        let old = try fixture.buyOnPlay(product: "vip.monthly", account: order.appAccountToken)
+        _ = try await fixture.reportPlay("alice", old, orderId: order.orderId, product: "vip.monthly")
+        let bobsOrder = try await fixture.order("bob", product: "vip.premium")
+        let new = try fixture.emulator.play.purchase(
+            deviceId: "pixel",
+            PlayDevicePurchaseRequest(
+                productId: "vip.premium", obfuscatedAccountId: bobsOrder.appAccountToken,
+                oldPurchaseToken: old.purchaseToken))
+
+        let alice = try await fixture.reportPlay("alice", new, orderId: nil, product: "vip.premium")
+        #expect(alice.status == 409, "\(alice)")
+        #expect(alice.code == "transaction_belongs_to_other_player")
+        let bob = try await fixture.reportPlay("bob", new, orderId: bobsOrder.orderId, product: "vip.premium")
+        #expect(try bob.decode(PurchaseReply.self).status == "delivered", "\(bob)")
+        #expect(try await Self.entitlement(fixture, new)?.playerId == "bob")
+        #expect(try await Self.active(fixture, "bob").map(\.originalTransactionId) == [new.purchaseToken])
+        #expect(try await Self.active(fixture, "alice").isEmpty)
+        #expect(try await Self.entitlement(fixture, old)?.state == .expired)
+    }
+
+    @Test(
         "a replaced token's late notifications change nothing: the new link stays active, the old one closed",
         arguments: StoreKind.allCases)
     func lateNotificationsOfTheReplacedToken(kind: StoreKind) async throws {

@@ -242,7 +242,7 @@ struct PurchaseDeliverer: Sendable {
             logger.notice(
                 "a chain moved to the player who paid its new period",
                 metadata: [
-                    "originalTransactionId": .string(transaction.originalTransactionId),
+                    "originalTransactionId": .string(LoggedIdentifier.text(transaction.originalTransactionId)),
                     "from": .string(previous), "to": .string(binding.playerId),
                 ])
         }
