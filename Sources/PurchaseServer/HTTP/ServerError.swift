@@ -110,6 +110,15 @@ extension ServerError {
             "storage_unavailable", message, status: .serviceUnavailable, retryAfterSeconds: storageRetryAfterSeconds)
     }
 
+    /// The server works on as many requests as it takes at once
+    /// (``LoadSettings/maximumRequestsInFlight``); this one was not started: retry after
+    /// `retryAfterSeconds`.
+    static func overloaded(retryAfterSeconds: Int) -> ServerError {
+        ServerError(
+            "overloaded", "the server is at capacity; nothing was done, retry after \(retryAfterSeconds) s",
+            status: .serviceUnavailable, retryAfterSeconds: retryAfterSeconds)
+    }
+
     /// The `Retry-After` of every `storage_unavailable` answer.
     static let storageRetryAfterSeconds = StorageFault.retryAfterSeconds
 }
