@@ -64,6 +64,32 @@ struct LoadSheddingTests {
         #expect(metrics.contains(#"route="/v1/orders",status="503""#), "shed requests are counted")
     }
 
+    @Test("a body that does not arrive in time is answered 408 body_timeout and gives its place back")
+    func slowBodyGivesItsPlaceBack() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false) {
+            $0.load.maximumRequestsInFlight = 2
+            $0.load.bodyTimeoutSeconds = 1
+            $0.load.idleTimeoutSeconds = 600
+        }
+        defer { Task { await fixture.shutdown() } }
+        let server = try await fixture.server
+        let port = try #require(await fixture.stack.baseURL.port)
+        var held: [RawConnection] = []
+        for index in 0..<2 {
+            let connection = try await Self.heldOrder(fixture, port: port, player: "slow\(index)")
+            try await connection.send(String(Self.orderBody.prefix(5)))
+            held.append(connection)
+        }
+        // Each is answered once its second passes, long before the idle timeout.
+        for connection in held { #expect(try await connection.status() == 408) }
+        #expect(server.requestsInFlight == 0)
+        let accepted = try await fixture.send(
+            .post, "/v1/orders", credential: fixture.token("bob"), json: ["productId": "coins100"])
+        #expect(accepted.status == 201, "\(accepted)")
+        let orders = try await fixture.send(.get, "/v1/admin/players/slow0/orders", credential: ServerFixture.adminKey)
+        #expect(String(decoding: orders.body, as: UTF8.self) == #"{"orders":[]}"#, "nothing of it was done")
+    }
+
     @Test("the limits come from the configuration file and STOREKEEPER_* variables, checked")
     func limitsConfigured() throws {
         let file = try JSONDecoder().decode(
@@ -73,12 +99,14 @@ struct LoadSheddingTests {
         let configured = try file.applyingEnvironment([
             "STOREKEEPER_MAX_REQUESTS_IN_FLIGHT": "64", "STOREKEEPER_OVERLOAD_RETRY_AFTER_SECONDS": "3",
             "STOREKEEPER_IDLE_TIMEOUT_SECONDS": "12.5", "STOREKEEPER_MAX_CONNECTIONS": "900",
+            "STOREKEEPER_BODY_TIMEOUT_SECONDS": "4",
         ])
         #expect(
             configured.load
                 == LoadSettings(
-                    maximumRequestsInFlight: 64, retryAfterSeconds: 3, idleTimeoutSeconds: 12.5, maximumConnections: 900
-                ))
+                    maximumRequestsInFlight: 64, retryAfterSeconds: 3, idleTimeoutSeconds: 12.5,
+                    maximumConnections: 900,
+                    bodyTimeoutSeconds: 4))
         #expect(throws: ConfigurationError.self) {
             try file.applyingEnvironment(["STOREKEEPER_MAX_REQUESTS_IN_FLIGHT": "many"])
         }

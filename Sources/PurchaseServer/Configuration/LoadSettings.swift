@@ -21,6 +21,9 @@ public struct LoadSettings: Codable, Hashable, Sendable {
     public var idleTimeoutSeconds: Double
     /// The most connections open at once; each holds a file descriptor.
     public var maximumConnections: Int
+    /// How long (seconds) a request body may take to arrive whole once its handler reads it;
+    /// then the request is answered 408 `body_timeout` and its place is given back.
+    public var bodyTimeoutSeconds: Double
 
     /// The default bound on requests in flight: 8 for each of the 20 connections of the
     /// PostgreSQL pool's default size (SQLite's group commit takes as many). Beyond it a
@@ -28,17 +31,20 @@ public struct LoadSettings: Codable, Hashable, Sendable {
     public static let defaultMaximumRequestsInFlight = 160
 
     /// Creates settings: ``defaultMaximumRequestsInFlight`` in flight, `Retry-After: 1`,
-    /// connections closed after 30 seconds without a request part, at most 4,096 open.
+    /// connections closed after 30 seconds without a request part, at most 4,096 open, a
+    /// body whole within 30 seconds.
     public init(
         maximumRequestsInFlight: Int = defaultMaximumRequestsInFlight,
         retryAfterSeconds: Int = 1,
         idleTimeoutSeconds: Double = 30,
-        maximumConnections: Int = 4_096
+        maximumConnections: Int = 4_096,
+        bodyTimeoutSeconds: Double = 30
     ) {
         self.maximumRequestsInFlight = maximumRequestsInFlight
         self.retryAfterSeconds = retryAfterSeconds
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+        self.bodyTimeoutSeconds = bodyTimeoutSeconds
     }
 
     /// Decodes settings; absent keys keep the defaults.
@@ -54,6 +60,8 @@ public struct LoadSettings: Codable, Hashable, Sendable {
             try container.decodeIfPresent(Double.self, forKey: .idleTimeoutSeconds) ?? defaults.idleTimeoutSeconds
         maximumConnections =
             try container.decodeIfPresent(Int.self, forKey: .maximumConnections) ?? defaults.maximumConnections
+        bodyTimeoutSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .bodyTimeoutSeconds) ?? defaults.bodyTimeoutSeconds
     }
 
     /// The environment variables that set these limits, and what each sets.
@@ -62,6 +70,7 @@ public struct LoadSettings: Codable, Hashable, Sendable {
         ("STOREKEEPER_OVERLOAD_RETRY_AFTER_SECONDS", "load.retryAfterSeconds"),
         ("STOREKEEPER_IDLE_TIMEOUT_SECONDS", "load.idleTimeoutSeconds"),
         ("STOREKEEPER_MAX_CONNECTIONS", "load.maximumConnections"),
+        ("STOREKEEPER_BODY_TIMEOUT_SECONDS", "load.bodyTimeoutSeconds"),
     ]
 
     /// Applies the variables of ``environmentVariables`` that `value` returns.
@@ -83,6 +92,7 @@ public struct LoadSettings: Codable, Hashable, Sendable {
             idleTimeoutSeconds = seconds
         }
         if let limit = try number("STOREKEEPER_MAX_CONNECTIONS", Int.self) { maximumConnections = limit }
+        if let seconds = try number("STOREKEEPER_BODY_TIMEOUT_SECONDS", Double.self) { bodyTimeoutSeconds = seconds }
     }
 
     /// The connections the server can hold with `descriptorLimit` file descriptors (the
@@ -107,6 +117,9 @@ public struct LoadSettings: Codable, Hashable, Sendable {
         }
         if !(1...1_000_000).contains(maximumConnections) {
             problems.append("load.maximumConnections must be from 1 to 1000000")
+        }
+        if !(bodyTimeoutSeconds >= 0.1 && bodyTimeoutSeconds <= 3_600) {
+            problems.append("load.bodyTimeoutSeconds must be from 0.1 to 3600")
         }
         return problems
     }

@@ -15,7 +15,7 @@ extension PurchaseServer {
         }
         api.put("players/me/consumption-consent") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
-            let body = try await APIResponse.body(of: request, limit: self.configuration.maximumBodyBytes)
+            let body = try await APIResponse.body(of: request, limit: self.bodyLimit)
             return APIResponse.json(try await consents.give(playerId: playerId, try Self.giveConsentRequest(body)))
         }
         api.delete("players/me/consumption-consent") { request, _ -> Response in
@@ -44,7 +44,7 @@ extension PurchaseServer {
             try self.authenticator.requireAdmin(request)
             let transactionId = try context.identifierParameter(.transactionId)
             let body = try await APIResponse.decode(
-                ConsumptionReportRequest.self, from: request, limit: self.configuration.maximumBodyBytes)
+                ConsumptionReportRequest.self, from: request, limit: self.bodyLimit)
             try RequestField.check(body.reportedBy, "reportedBy", length: 0...128)
             let consumption: Consumption
             switch (body.consumptionPercentage, body.spent) {

@@ -67,7 +67,9 @@ extension PurchaseServer {
         addConsumptionRoutes(to: shed, admin: admin)
     }
 
-    var bodyLimit: Int { configuration.maximumBodyBytes }
+    var bodyLimit: BodyLimit {
+        BodyLimit(bytes: configuration.maximumBodyBytes, seconds: configuration.load.bodyTimeoutSeconds)
+    }
 
     private func addPlayerRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
         api.get("products") { _, _ -> Response in

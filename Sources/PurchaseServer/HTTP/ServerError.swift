@@ -64,6 +64,12 @@ extension ServerError {
         ServerError("body_too_large", "the request body exceeds \(limit) bytes", status: .contentTooLarge)
     }
 
+    /// The body did not arrive whole within ``LoadSettings/bodyTimeoutSeconds``.
+    static func bodyTimeout(seconds: Double) -> ServerError {
+        ServerError(
+            "body_timeout", "the request body did not arrive whole within \(seconds) s", status: .requestTimeout)
+    }
+
     /// The body is not the JSON the endpoint expects.
     static func invalidRequest(_ message: String) -> ServerError {
         ServerError("invalid_request", message, status: .badRequest)
