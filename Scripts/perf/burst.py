@@ -2,6 +2,7 @@
 """Launch-day burst against a running `storekeeper serve --dev` (docs/PERFORMANCE.md, "Load held").
 
     Scripts/perf/burst.py --url http://127.0.0.1:8080 [--seconds 60] [--factor 10]
+    Scripts/perf/burst.py --binary .build/debug/storekeeper --seconds 3   # starts its own server (CI)
 
 1. Idle: the server's memory (VmRSS and VmHWM of /proc/PID/status).
 2. Calibration: --concurrency workers create orders (POST /v1/orders, one ledger write each)
@@ -36,9 +37,12 @@ import hmac
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from urllib.parse import urlsplit
 
 
@@ -339,9 +343,34 @@ async def main(arguments):
     return 1 if lost or shed_without else 0
 
 
+def start_server(binary, directory):
+    """Starts `binary serve --dev` on a free loopback port with a fresh SQLite ledger in
+    `directory`; its process and URL once /healthz answers (at most 120 s)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = open(os.path.join(directory, "server.log"), "w")
+    process = subprocess.Popen(
+        [binary, "serve", "--dev", "--port", str(port), "--database", f"sqlite:{directory}/ledger.sqlite",
+         "--dev-data-dir", os.path.join(directory, "dev")],
+        stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return process, url
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit(f"{binary} serve --dev did not start (log: {directory}/server.log)")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", default="http://127.0.0.1:8080")
+    parser.add_argument("--binary", help="start this storekeeper's `serve --dev` (fresh SQLite ledger) and use it")
     parser.add_argument("--seconds", type=float, default=60, help="how long the burst lasts (default 60)")
     parser.add_argument("--factor", type=float, default=10, help="the burst's rate over the sustainable one")
     parser.add_argument("--rate", type=float, help="the sustainable rate (orders/s); default: calibrated")
@@ -353,4 +382,15 @@ if __name__ == "__main__":
     parser.add_argument("--server-pid", type=int, help="default: the process listening on the URL's port")
     parser.add_argument("--player-secret", default=os.environ.get("STOREKEEPER_PLAYER_TOKEN_SECRET", "dev-player-secret"))
     parser.add_argument("--admin-key", default=os.environ.get("STOREKEEPER_ADMIN_KEY", "dev-admin-key"))
-    sys.exit(asyncio.run(main(parser.parse_args())))
+    arguments = parser.parse_args()
+    if arguments.binary is None:
+        sys.exit(asyncio.run(main(arguments)))
+    with tempfile.TemporaryDirectory(prefix="storekeeper-burst-") as directory:
+        server, arguments.url = start_server(arguments.binary, directory)
+        arguments.server_pid = server.pid
+        try:
+            status = asyncio.run(main(arguments))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    sys.exit(status)
