@@ -141,14 +141,14 @@ extension PurchasePipeline {
                 return try await configuration.server.restore(body, token: token)
             } catch let error as ServerCallError {
                 failures += 1
-                guard case .retryable = error, failures < configuration.retry.orderAttempts else {
+                guard case .retryable(_, let retryAfter) = error, failures < configuration.retry.orderAttempts else {
                     await log("restore_failed", playerId: playerId, attributes: ["reason": error.reason])
                     throw error
                 }
                 await log(
                     "restore_retried", playerId: playerId,
                     attributes: ["reason": error.reason, "attempt": "\(failures)"])
-                try await wait(afterFailures: failures)
+                try await wait(afterFailures: failures, retryAfter: retryAfter)
             }
         }
     }
