@@ -12,6 +12,9 @@ struct SlowConnectionTests {
 
     @Test("500 stalled connections: a real request is answered, and they are closed after the idle timeout")
     func stalledConnectionsAreClosed() async throws {
+        // Each stalled connection is two descriptors of this process (the client's end and
+        // the server's), beside every other test's: a soft limit of 1,024 would not hold them.
+        #expect(DescriptorLimit.raise(toAtLeast: 16_384) >= 4 * Self.stalled, "the open-file limit fits the test")
         let fixture = try await ServerFixture(.sqlite, notifications: false) { $0.load.idleTimeoutSeconds = 5 }
         defer { Task { await fixture.shutdown() } }
         let port = try #require(await fixture.stack.baseURL.port)

@@ -5,12 +5,12 @@
 #endif
 
 /// The process's limit on open file descriptors (`RLIMIT_NOFILE`), which bounds the
-/// connections `serve` can hold.
-enum DescriptorLimit {
+/// connections a server can hold (`serve` raises it to fit ``LoadSettings/maximumConnections``).
+public enum DescriptorLimit {
     /// Raises the soft limit to `wanted`, or as near as the hard limit allows, and returns
     /// the soft limit then in force (unchanged when it already allows `wanted`, or when
     /// the limit cannot be read).
-    static func raise(toAtLeast wanted: Int) -> Int {
+    public static func raise(toAtLeast wanted: Int) -> Int {
         var limit = rlimit()
         #if canImport(Glibc)
             let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
