@@ -11,16 +11,27 @@ public struct PlayDevicePurchaseRequest: Codable, Hashable, Sendable {
     public var quantity: Int?
     /// Whether the payment is slow (cash, bank transfer): the purchase stays pending.
     public var pending: Bool?
+    /// `BillingFlowParams.SubscriptionUpdateParams.setOldPurchaseToken`: the purchase token
+    /// of the device's subscription this purchase replaces (an upgrade, a downgrade, a plan
+    /// change). The new purchase names it in `linkedPurchaseToken`; the old one ends.
+    public var oldPurchaseToken: String?
+    /// `SubscriptionUpdateParams.setSubscriptionReplacementMode`, Google's number
+    /// (``PlaySubscriptionReplacementMode``); with ``oldPurchaseToken`` only;
+    /// `WITH_TIME_PRORATION` (1) when absent.
+    public var subscriptionReplacementMode: Int?
 
     /// Creates a request.
     public init(
         productId: String, obfuscatedAccountId: String? = nil, obfuscatedProfileId: String? = nil,
-        quantity: Int? = nil, pending: Bool? = nil
+        quantity: Int? = nil, pending: Bool? = nil, oldPurchaseToken: String? = nil,
+        subscriptionReplacementMode: Int? = nil
     ) {
         self.productId = productId
         self.obfuscatedAccountId = obfuscatedAccountId
         self.obfuscatedProfileId = obfuscatedProfileId
         self.quantity = quantity
         self.pending = pending
+        self.oldPurchaseToken = oldPurchaseToken
+        self.subscriptionReplacementMode = subscriptionReplacementMode
     }
 }

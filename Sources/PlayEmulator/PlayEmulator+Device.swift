@@ -15,7 +15,9 @@ extension PlayEmulator {
     ///   over-64-character obfuscated id, a quantity outside 1…100, a pending or
     ///   multi-quantity subscription), 409 `item_already_owned` while the device holds an
     ///   unconsumed purchase of the product, or a live subscription to it (Play's
-    ///   `ITEM_ALREADY_OWNED`); the license key's error.
+    ///   `ITEM_ALREADY_OWNED`); the errors of a replacement
+    ///   (``PlayDevicePurchaseRequest/oldPurchaseToken``, for a subscription only); the
+    ///   license key's error.
     public func purchase(deviceId: String, _ request: PlayDevicePurchaseRequest) throws -> PlayDevicePurchaseResult {
         guard let product = products(request.productId) else {
             throw PlayEmulatorError("unknown_product", "the catalog has no product \(request.productId)", status: 404)
@@ -28,6 +30,9 @@ extension PlayEmulator {
             }
         }
         if product.subscriptionPeriod != nil { return try subscribe(deviceId: deviceId, product: product, request) }
+        guard request.oldPurchaseToken == nil, request.subscriptionReplacementMode == nil else {
+            throw PlayEmulatorError("invalid_request", "only a subscription replaces another")
+        }
         guard product.isOneTime else {
             throw PlayEmulatorError(
                 "not_a_one_time_product",

@@ -6,14 +6,35 @@ extension PlayEmulator {
     /// order, a period of ``PlayProduct/subscriptionPeriod`` × ``periodScale``, and
     /// `SUBSCRIPTION_PURCHASED` (4).
     ///
+    /// With ``PlayDevicePurchaseRequest/oldPurchaseToken`` it replaces that subscription of
+    /// the device (Google's upgrade or downgrade, in a mode that takes effect at once): the
+    /// new purchase names the old token in `linkedPurchaseToken`, and the old subscription
+    /// ends now (`SUBSCRIPTION_STATE_EXPIRED`, not renewing, `SUBSCRIPTION_EXPIRED` (13)),
+    /// as Google treats a replaced token: no longer valid.
+    ///
     /// - Throws: ``PlayEmulatorError``: 400 `invalid_request` for a pending or
-    ///   multi-quantity request, 409 `item_already_owned` while the device holds a live
-    ///   subscription to the product; the license key's error.
+    ///   multi-quantity request, a replacement mode without an old token, or one that is not
+    ///   immediate (`DEFERRED` is not modelled) or not Google's; 404 `unknown_purchase` for
+    ///   an old token that is no subscription of this device; 400 `invalid_purchase_state`
+    ///   for an old subscription without access (ended, or on hold); 409
+    ///   `item_already_owned` while the device holds another live subscription to the
+    ///   product; the license key's error.
     func subscribe(
         deviceId: String, product: PlayProduct, _ request: PlayDevicePurchaseRequest
     ) throws -> PlayDevicePurchaseResult {
         guard request.pending != true, (request.quantity ?? 1) == 1, let period = product.subscriptionPeriod else {
             throw PlayEmulatorError("invalid_request", "a subscription is bought once, paid at once")
+        }
+        if let mode = request.subscriptionReplacementMode {
+            guard request.oldPurchaseToken != nil else {
+                throw PlayEmulatorError("invalid_request", "subscriptionReplacementMode needs an oldPurchaseToken")
+            }
+            guard PlaySubscriptionReplacementMode.immediate.contains(mode) else {
+                throw PlayEmulatorError(
+                    "invalid_request",
+                    "subscriptionReplacementMode must be 1, 2, 3 or 5 (a replacement taking effect at once), not \(mode)"
+                )
+            }
         }
         let licenseKey = try licenseKey.get()
         let now = self.now()
@@ -22,8 +43,10 @@ extension PlayEmulator {
             packageName: packageName, productId: product.productId, deviceId: deviceId, startTime: now,
             period: period * periodScale, expiryTime: now.addingTimeInterval(period * periodScale),
             obfuscatedAccountId: request.obfuscatedAccountId, obfuscatedProfileId: request.obfuscatedProfileId,
-            gracePeriod: product.gracePeriod.flatMap { $0 > 0 ? $0 * periodScale : nil })
+            gracePeriod: product.gracePeriod.flatMap { $0 > 0 ? $0 * periodScale : nil },
+            linkedPurchaseToken: request.oldPurchaseToken)
         try update(storageFailure: PlayEmulatorError.storageUnavailable) { state throws in
+            if let old = request.oldPurchaseToken { try replace(old, deviceId: deviceId, at: now, in: &state) }
             let owned = state.subscriptions.values.contains {
                 $0.deviceId == deviceId && $0.productId == product.productId && $0.isLive
             }
@@ -35,6 +58,31 @@ extension PlayEmulator {
             publish(&state, subscription: SubscriptionNotificationType.purchased, of: subscription, at: now)
         }
         return try Self.deviceResult(PlayBillingPurchaseJSON(subscription), signedWith: licenseKey)
+    }
+
+    /// Ends device `deviceId`'s subscription `token` at `now` because a new purchase replaces
+    /// it: expired, not renewing, its billing issue (if any) dropped, `SUBSCRIPTION_EXPIRED`
+    /// told.
+    ///
+    /// - Throws: ``PlayEmulatorError``: 404 `unknown_purchase`, 400 `invalid_purchase_state`
+    ///   (see ``subscribe(deviceId:product:_:)``).
+    private func replace(
+        _ token: String, deviceId: String, at now: Date, in state: inout PlayState
+    ) throws(PlayEmulatorError) {
+        guard var replaced = state.subscriptions[token], replaced.deviceId == deviceId else {
+            throw PlayEmulatorError(
+                "unknown_purchase", "device \(deviceId) has no subscription with the oldPurchaseToken", status: 404)
+        }
+        guard replaced.hasAccess else {
+            throw PlayEmulatorError("invalid_purchase_state", "the subscription to replace has no access now")
+        }
+        replaced.state = SubscriptionState.expired
+        replaced.autoRenewEnabled = false
+        replaced.expiryTime = min(replaced.expiryTime, now)
+        replaced.paymentDeclined = nil
+        replaced.billingIssueStart = nil
+        state.subscriptions[token] = replaced
+        publish(&state, subscription: SubscriptionNotificationType.expired, of: replaced, at: now)
     }
 
     /// The most renewals one settling tells of, per subscription: a clock moved years ahead

@@ -46,6 +46,8 @@ public struct PurchaseServer: Sendable {
     let reconcilerLeaseHolder = Reconciler.makeLeaseHolder()
     /// `/healthz`'s write check, made at most once a second.
     let writeProbe: LedgerWriteProbe
+    /// The bound on player and notification requests in flight.
+    let admission: AdmissionGate
     let logger: Logger
 
     /// Creates a server.
@@ -87,6 +89,7 @@ public struct PurchaseServer: Sendable {
         self.configuration = configuration
         self.store = store
         self.writeProbe = LedgerWriteProbe(store: store)
+        self.admission = AdmissionGate(limit: configuration.load.maximumRequestsInFlight)
         self.metrics = metrics
         self.logger = logger
         self.authenticator = RequestAuthenticator(
@@ -155,7 +158,8 @@ public struct PurchaseServer: Sendable {
             play: play.map { (verifier: $0.verifier, acknowledger: $0.acknowledger) })
         self.restoreDesk = RestoreDesk(
             store: store, catalog: configuration.catalog, verifier: verifier, deliverer: deliverer,
-            policy: configuration.restoreTransferPolicy)
+            policy: configuration.restoreTransferPolicy,
+            play: play.map { (verifier: $0.verifier, acknowledger: $0.acknowledger) })
 
         let notificationPolicy = VerificationPolicy(
             bundleId: configuration.bundleId, environments: allowed, appAppleId: configuration.appAppleId)
@@ -199,6 +203,10 @@ public struct PurchaseServer: Sendable {
         return GooglePushAuthenticator(
             keys: GooglePushKeys(url: settings.certsURL, transport: transport), audience: audience, email: email)
     }
+
+    /// The player and notification requests the server works on now; at
+    /// ``LoadSettings/maximumRequestsInFlight`` the next one is shed.
+    public var requestsInFlight: Int { admission.inFlight }
 
     /// The reconciler, when the App Store Server API or Google Play is configured.
     public var reconciler: Reconciler? {

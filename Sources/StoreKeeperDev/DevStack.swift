@@ -207,7 +207,8 @@ public final class DevStack: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            configuration: .init(
+            server: configuration.load.httpServer,
+            configuration: configuration.load.applicationConfiguration(
                 address: .hostname("127.0.0.1", port: await state.port(instance: instance)), serverName: "storekeeper"),
             services: settings.runsBackgroundServices ? server.backgroundServices : [],
             onServerRunning: { channel in

@@ -77,9 +77,20 @@ struct ServeCommand: AsyncParsableCommand {
                 throw error
             }
         }
+        let load = configuration.load
+        let connectionLimit = load.connectionLimit(
+            descriptorLimit: DescriptorLimit.raise(
+                toAtLeast: load.maximumConnections + LoadSettings.reservedDescriptors))
+        if connectionLimit < load.maximumConnections {
+            logger.warning(
+                "the open-file limit (ulimit -n) allows fewer connections than load.maximumConnections",
+                metadata: ["connections": "\(connectionLimit)", "maximumConnections": "\(load.maximumConnections)"])
+        }
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(hostname, port: port), serverName: "storekeeper"),
+            server: load.httpServer,
+            configuration: load.applicationConfiguration(
+                address: .hostname(hostname, port: port), serverName: "storekeeper", connectionLimit: connectionLimit),
             services: server.backgroundServices,
             logger: logger
         )

@@ -53,4 +53,41 @@ import Testing
             #expect(gone["subscriptionState"] as? String == "SUBSCRIPTION_STATE_EXPIRED")
         }
     }
+
+    /// An upgrade over HTTP: the device's body carries Google's `oldPurchaseToken` and
+    /// `subscriptionReplacementMode`; Google's API shows the link and the ended old token.
+    @Test func anUpgradeOverHTTP() async throws {
+        try await PlayFixture().live { play in
+            let devices = "/emulator/v1/play/devices/phone-7/purchases"
+            let (_, old) = try await play.call(
+                .post, devices, json: PlayDevicePurchaseRequest(productId: "vip.monthly"))
+            let oldToken = try #require(old["purchaseToken"] as? String)
+            let (unknown, refused) = try await play.call(
+                .post, devices, json: ["productId": "vip.premium", "oldPurchaseToken": "nobody-s-token"])
+            #expect(unknown == .notFound)
+            #expect(refused["error"] as? String == "unknown_purchase")
+            let (deferred, notModelled) = try await play.call(
+                .post, devices,
+                json: PlayDevicePurchaseRequest(
+                    productId: "vip.premium", oldPurchaseToken: oldToken, subscriptionReplacementMode: 6))
+            #expect(deferred == .badRequest)
+            #expect(notModelled["error"] as? String == "invalid_request")
+
+            let (upgraded, new) = try await play.call(
+                .post, devices,
+                json: PlayDevicePurchaseRequest(
+                    productId: "vip.premium", oldPurchaseToken: oldToken, subscriptionReplacementMode: 1))
+            #expect(upgraded == .ok, "\(new)")
+            let newToken = try #require(new["purchaseToken"] as? String)
+            let access = try await play.accessToken()
+            let (_, linked) = try await play.call(
+                .get, "\(Self.base)/subscriptionsv2/tokens/\(newToken)", bearer: access)
+            #expect(linked["linkedPurchaseToken"] as? String == oldToken)
+            #expect(linked["subscriptionState"] as? String == "SUBSCRIPTION_STATE_ACTIVE")
+            let (_, ended) = try await play.call(
+                .get, "\(Self.base)/subscriptionsv2/tokens/\(oldToken)", bearer: access)
+            #expect(ended["subscriptionState"] as? String == "SUBSCRIPTION_STATE_EXPIRED")
+            #expect(ended["linkedPurchaseToken"] == nil)
+        }
+    }
 }

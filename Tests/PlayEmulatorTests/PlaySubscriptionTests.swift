@@ -10,8 +10,8 @@ import Testing
     static let month: TimeInterval = 30 * 86_400
     static let package = "com.example.game"
 
-    /// A Play side whose "vip" renews monthly (with `gracePeriod`, none by default) and
-    /// whose other products are one-time.
+    /// A Play side whose "vip" and "vip.premium" renew monthly (with `gracePeriod`, none by
+    /// default) and whose other products are one-time.
     static func emulator(
         clock: ManualClock, directory: URL? = nil, gracePeriod: TimeInterval? = nil
     ) throws -> (PlayEmulator, RecordingSink) {
@@ -19,7 +19,7 @@ import Testing
             packageName: package, dataDirectory: try directory ?? PlayFixture.keyDirectory(), baseURL: nil,
             now: { clock.now },
             products: {
-                $0 == "vip"
+                ["vip", "vip.premium"].contains($0)
                     ? PlayProduct(
                         productId: $0, isOneTime: false, subscriptionPeriod: month, gracePeriod: gracePeriod)
                     : PlayProduct(productId: $0, isOneTime: true)

@@ -5,8 +5,9 @@ import PurchaseSDK
 
 /// What goes wrong with the next requests to a path.
 enum NetworkFault: Sendable {
-    /// The server answers this status (`/test/status/{code}` on the stack).
-    case status(Int)
+    /// The server answers this status (`/test/status/{code}` on the stack), with
+    /// `Retry-After: retryAfter` when it is set.
+    case status(Int, retryAfter: Int? = nil)
     /// The server does not answer in time (`/test/stall`), so the client times out.
     case stall
     /// The request reaches the server, but the answer is lost on the way back.
@@ -44,8 +45,9 @@ struct FaultyTransport: NetworkTransport {
         switch await plan.take(for: request.url.path) {
         case nil:
             return try await base.send(request)
-        case .status(let code):
-            return try await base.send(redirected(request, to: "test/status/\(code)"))
+        case .status(let code, let retryAfter):
+            return try await base.send(
+                redirected(request, to: "test/status/\(code)", query: retryAfter.map { "retryAfter=\($0)" }))
         case .stall:
             return try await base.send(redirected(request, to: "test/stall"))
         case .loseAnswer:
@@ -54,9 +56,10 @@ struct FaultyTransport: NetworkTransport {
         }
     }
 
-    private func redirected(_ request: NetworkRequest, to path: String) -> NetworkRequest {
+    private func redirected(_ request: NetworkRequest, to path: String, query: String? = nil) -> NetworkRequest {
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
         components.path = "/" + path
+        components.query = query
         var redirected = request
         redirected.url = components.url!
         return redirected
@@ -66,10 +69,12 @@ struct FaultyTransport: NetworkTransport {
 /// The stack's routes behind the faults: a chosen status, and an answer that never comes in time.
 enum FaultRoutes {
     @Sendable static func add(to router: Router<StoreKeeperRequestContext>) {
-        router.post("test/status/:code") { _, context -> Response in
+        router.post("test/status/:code") { request, context -> Response in
             let code = Int(context.parameters.get("code") ?? "") ?? 500
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if let retryAfter = request.uri.queryParameters.get("retryAfter") { headers[.retryAfter] = retryAfter }
             return Response(
-                status: .init(code: code), headers: [.contentType: "application/json"],
+                status: .init(code: code), headers: headers,
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(string: #"{"error":"injected_fault","message":"injected by the test"}"#)))
         }

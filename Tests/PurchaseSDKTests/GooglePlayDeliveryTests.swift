@@ -74,3 +74,40 @@ import Testing
         }
     }
 }
+
+/// A restore on Google Play: the pipeline sends the Play store's current purchases to
+/// `POST /v1/purchases/restore`, which reads each from Google and re-links it.
+extension GooglePlayDeliveryTests {
+    @Test func aRestoreSendsThePlayStoresCurrentPurchasesToTheServer() async throws {
+        try await withFixture { fixture in
+            let store = PlayEmulatorStoreClient(
+                baseURL: await fixture.stack.baseURL, deviceId: "wes-pixel", pollInterval: .milliseconds(50))
+            // Bought on the device with no order naming it and acknowledged there (so it is
+            // no unfinished purchase a start reports): only a restore tells the server.
+            let vip = try fixture.stack.emulator.play.purchase(
+                deviceId: "wes-pixel", PlayDevicePurchaseRequest(productId: "vip.monthly"))
+            _ = try fixture.stack.emulator.play.control(deviceId: "wes-pixel", token: vip.purchaseToken, .acknowledge)
+            let (pipeline, _) = await fixture.pipeline(player: "wes", device: "wes-pixel", shape: { _ in store })
+            try await pipeline.start()
+            guard case .delivered = try await pipeline.purchase(productId: "levelpack1") else {
+                Issue.record("the level pack was not delivered")
+                return
+            }
+            #expect(try await fixture.purchases("wes").count == 1)
+            let restored = try await pipeline.restore()
+            #expect(
+                Dictionary(uniqueKeysWithValues: restored.results.map { ($0.productId, $0.status.rawValue) })
+                    == ["levelpack1": "already_owned", "vip.monthly": "restored"])
+            #expect(try await fixture.purchases("wes").count == 2)
+            await pipeline.stop()
+
+            // Another game account on the same device: the purchases stay with Wes.
+            let (other, _) = await fixture.pipeline(player: "yan", device: "wes-pixel", shape: { _ in store })
+            try await other.start()
+            let theirs = try await other.restore()
+            #expect(theirs.results.map(\.status.rawValue) == ["kept_by_other_player", "kept_by_other_player"])
+            #expect(try await fixture.purchases("yan").isEmpty)
+            await other.stop()
+        }
+    }
+}

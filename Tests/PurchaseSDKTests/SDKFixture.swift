@@ -49,14 +49,16 @@ final class SDKFixture: Sendable {
     /// store client: the emulator's, or a StoreKit adapter over StoreKit for Linux pointed
     /// at the stack's emulator through the process's STOREKEEPER_STOREKIT_* variables (its
     /// tests must run serialized). The returned `EmulatorStoreClient` talks to the same
-    /// phone either way. `serverTransport` wraps the transport to the purchase server.
+    /// phone either way. `serverTransport` wraps the transport to the purchase server;
+    /// `retry` is the backoff (short waits by default).
     func pipeline(
         player: String?, device: String = "phone", behaviour: EmulatorStoreClient.StoreKitBehaviour = .storeKit2,
         crashAt boundary: PipelineBoundary? = nil, retention: JournalRetention = .standard, timeout: TimeInterval = 5,
         clock: any PipelineClock = SystemPipelineClock(),
         hook: @escaping @Sendable (PipelineBoundary, PurchaseRecord) async throws -> Void = { _, _ in },
         shape: (EmulatorStoreClient) -> any StoreClient = { $0 }, adapter: StoreAdapter = .emulator,
-        serverTransport: (any NetworkTransport) -> any NetworkTransport = { $0 }
+        serverTransport: (any NetworkTransport) -> any NetworkTransport = { $0 },
+        retry: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
     ) async -> (PurchasePipeline, EmulatorStoreClient) {
         let base = await stack.baseURL
         let emulatorClient = EmulatorStoreClient(
@@ -80,7 +82,7 @@ final class SDKFixture: Sendable {
             server: PurchaseServerClient(baseURL: base, transport: serverTransport(transport)),
             tokens: { playerId in PlayerTokenVerifier.issue(playerId: playerId, secret: Self.playerSecret) },
             clock: clock,
-            retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),
+            retry: retry,
             random: { 1 },
             hooks: PipelineHooks { passed, record in
                 try await hook(passed, record)

@@ -32,7 +32,7 @@ struct ABIError: Error, Encodable, Sendable {
             self.init(code: "invalid_params", message: Self.describe(error))
         case is EmulatorClientError:
             self.init(code: "store_error", message: "the store failed: \(error)")
-        case ServerCallError.retryable(let reason):
+        case ServerCallError.retryable(let reason, _):
             self.init(
                 code: "server_unreachable",
                 message: "the purchase server did not answer (\(reason)); call again when it is back")

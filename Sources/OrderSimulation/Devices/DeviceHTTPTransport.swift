@@ -17,7 +17,7 @@ struct DeviceHTTPTransport: NetworkTransport {
             HTTPRequestData(
                 method: HTTPRequestMethod(rawValue: request.method), url: request.url, headers: request.headers,
                 body: request.body))
-        return NetworkResponse(status: response.status, body: response.body)
+        return NetworkResponse(status: response.status, body: response.body, headers: response.headers)
     }
 
     /// A client for a run: a pool wide enough for every device, and a short connect timeout

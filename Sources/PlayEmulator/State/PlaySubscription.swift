@@ -33,6 +33,9 @@ struct PlaySubscription: Codable, Equatable, Sendable {
     /// When the renewal payment failed (the end of the last paid period), while the
     /// subscription is in its grace period or on hold.
     var billingIssueStart: Date?
+    /// The purchase token of the subscription this one replaced
+    /// (``PlayDevicePurchaseRequest/oldPurchaseToken``); `nil` for a first purchase.
+    var linkedPurchaseToken: String?
 
     /// The latest order's id: the first order's, then `…..0`, `..1` per renewal, as Google's.
     var latestOrderId: String { renewals == 0 ? orderId : "\(orderId)..\(renewals - 1)" }
@@ -60,7 +63,7 @@ struct PlaySubscription: Codable, Equatable, Sendable {
                     latestSuccessfulOrderId: latestOrderId)
             ],
             startTime: PlayTime.rfc3339(startTime), subscriptionState: state, latestOrderId: latestOrderId,
-            testPurchase: TestPurchase(),
+            linkedPurchaseToken: linkedPurchaseToken, testPurchase: TestPurchase(),
             acknowledgementState: acknowledged
                 ? SubscriptionAcknowledgementState.acknowledged : SubscriptionAcknowledgementState.pending,
             externalAccountIdentifiers: obfuscatedAccountId == nil && obfuscatedProfileId == nil

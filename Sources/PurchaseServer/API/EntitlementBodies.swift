@@ -72,7 +72,7 @@ struct EntitlementList: Codable, Hashable, Sendable {
 }
 
 /// The body of `POST /v1/purchases/restore`: the device's current transactions, signed
-/// (StoreKit 2) or named in the app receipt (StoreKit 1).
+/// (StoreKit 2) or named in the app receipt (StoreKit 1), and its Google Play purchases.
 struct RestoreRequest: Codable, Hashable, Sendable {
     /// Signed transactions (StoreKit 2's `jwsRepresentation`), 1 to ``maximumCount``.
     var signedTransactions: [String]?
@@ -80,23 +80,39 @@ struct RestoreRequest: Codable, Hashable, Sendable {
     var receipt: String?
     /// StoreKit 1's restored transactions (`transactionIdentifier`), 1 to ``maximumCount``.
     var transactionIds: [String]?
+    /// Google Play purchases (`queryPurchasesAsync`), 1 to ``maximumCount``, each as a
+    /// purchase report names it: proofs of nothing, each is read from Google.
+    var googlePlay: [GooglePlayReport]?
 
-    /// The most transactions one restore may report.
+    /// The most transactions one restore may report of each kind.
     static let maximumCount = 100
 
     /// One transaction the device reports.
     enum Item: Hashable, Sendable {
         case signed(String)
         case inReceipt(receipt: String, transactionId: String)
+        case googlePlay(GooglePlayReport)
     }
 
-    /// The reported transactions, in order.
+    /// The reported transactions, in order: Apple's, then Google Play's.
     ///
     /// - Throws: ``ServerError`` `400` unless the body holds 1 to ``maximumCount`` signed
     ///   transactions shaped as compact JWS, or a non-empty receipt with 1 to
     ///   ``maximumCount`` transaction ids (`invalid_identifier` for one the identifier rule
-    ///   refuses), and not both.
+    ///   refuses), and not both; or, alone or beside either, 1 to ``maximumCount`` Google
+    ///   Play purchases whose fields the identifier rule accepts.
     func items() throws -> [Item] {
+        guard let googlePlay else { return try appleItems() }
+        guard (1...Self.maximumCount).contains(googlePlay.count) else {
+            throw ServerError.invalidRequest("googlePlay must hold 1 to \(Self.maximumCount) items")
+        }
+        for (index, report) in googlePlay.enumerated() { try report.checkFields(at: "googlePlay[\(index)]") }
+        let apple = signedTransactions == nil && receipt == nil && transactionIds == nil ? [] : try appleItems()
+        return apple + googlePlay.map(Item.googlePlay)
+    }
+
+    /// Apple's reported transactions, in order (see ``items()``).
+    private func appleItems() throws -> [Item] {
         let range = 1...Self.maximumCount
         switch (signedTransactions, receipt, transactionIds) {
         case (let signed?, nil, nil):
@@ -116,7 +132,8 @@ struct RestoreRequest: Codable, Hashable, Sendable {
             for id in ids { try RequestField.identifier(id, .transactionId) }
             return ids.map { Item.inReceipt(receipt: receipt, transactionId: $0) }
         default:
-            throw ServerError.invalidRequest("send signedTransactions, or receipt with transactionIds")
+            throw ServerError.invalidRequest(
+                "send signedTransactions, or receipt with transactionIds, or googlePlay")
         }
     }
 }

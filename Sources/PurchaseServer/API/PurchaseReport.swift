@@ -24,3 +24,16 @@ struct GooglePlayReport: Codable, Hashable, Sendable {
     /// `Purchase.getOrderId()` (`GPA.…`), when the device has one: it must be Google's.
     var orderId: String?
 }
+
+extension GooglePlayReport {
+    /// Checks the fields the device sent before anything is asked of Google, naming them
+    /// under `path` (`googlePlay`, `googlePlay[3]`).
+    ///
+    /// - Throws: ``ServerError`` `400` (`invalid_identifier`) for a field the identifier
+    ///   rule refuses.
+    func checkFields(at path: String) throws {
+        try RequestField.identifier(productId, .productId, field: "\(path).productId")
+        try RequestField.identifier(purchaseToken, .purchaseToken, field: "\(path).purchaseToken")
+        try RequestField.identifier(orderId, .transactionId, field: "\(path).orderId")
+    }
+}

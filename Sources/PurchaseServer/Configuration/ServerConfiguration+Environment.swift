@@ -33,7 +33,7 @@ extension ServerConfiguration {
                 "STOREKEEPER_RESTORE_TRANSFER_POLICY",
                 "restoreTransferPolicy (keep_with_first, transfer_to_latest, refuse)"
             ),
-        ] + googlePlayEnvironmentVariables
+        ] + googlePlayEnvironmentVariables + LoadSettings.environmentVariables
 
     /// This configuration with `STOREKEEPER_*` variables from `environment` applied.
     ///
@@ -149,6 +149,7 @@ extension ServerConfiguration {
                 configuration.restoreTransferPolicy = policy
             }
         }
+        step { try configuration.load.applyEnvironment(value) }
         problems += found
         return configuration
     }

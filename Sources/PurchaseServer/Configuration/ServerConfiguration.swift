@@ -64,6 +64,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     /// Google Play (package name, service account, pushes); `nil`, the default, leaves
     /// Play off.
     public var googlePlay: GooglePlaySettings?
+    /// The bound on requests in flight and the connection limits and timeouts.
+    public var load: LoadSettings
 
     /// A configuration with safe defaults: sample catalog, production deployment accepting
     /// production purchases only, no secrets (serving needs ``playerTokenSecret`` and
@@ -91,7 +93,8 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         revocationCheck: RevocationCheckSettings = RevocationCheckSettings(),
         console: ConsoleSettings = ConsoleSettings(),
         restoreTransferPolicy: RestoreTransferPolicy = .keepWithFirst,
-        googlePlay: GooglePlaySettings? = nil
+        googlePlay: GooglePlaySettings? = nil,
+        load: LoadSettings = LoadSettings()
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -116,6 +119,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.console = console
         self.restoreTransferPolicy = restoreTransferPolicy
         self.googlePlay = googlePlay
+        self.load = load
     }
 
     /// Decodes a configuration file; absent keys keep their defaults.
@@ -164,6 +168,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
             try container.decodeIfPresent(RestoreTransferPolicy.self, forKey: .restoreTransferPolicy)
             ?? defaults.restoreTransferPolicy
         googlePlay = try container.decodeIfPresent(GooglePlaySettings.self, forKey: .googlePlay)
+        load = try container.decodeIfPresent(LoadSettings.self, forKey: .load) ?? defaults.load
     }
 
     /// Reads a JSON configuration file.
@@ -233,6 +238,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         problems += revocationCheck.validationProblems
         problems += console.validationProblems
         problems += googlePlay?.validationProblems ?? []
+        problems += load.validationProblems
         return problems
     }
 

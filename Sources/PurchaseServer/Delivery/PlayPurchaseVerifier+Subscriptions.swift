@@ -9,7 +9,8 @@ extension PlayPurchaseVerifier {
     /// Google's word on a reported subscription (`purchases.subscriptionsv2.get`), as the
     /// transaction of its latest order: Google's `latestOrderId` as its id, the purchase
     /// token as its chain, the line item's `expiryTime` as the period's end,
-    /// `externalAccountIdentifiers.obfuscatedExternalAccountId` as its order binding.
+    /// `externalAccountIdentifiers.obfuscatedExternalAccountId` as its order binding,
+    /// `linkedPurchaseToken` as the chain it replaces.
     func subscriptionTransaction(_ report: GooglePlayReport) async throws(DeliveryRefusal) -> VerifiedTransaction {
         let subscription: SubscriptionPurchaseV2
         do {
@@ -65,6 +66,9 @@ extension PlayPurchaseVerifier {
             productId: report.productId, quantity: 1,
             appAccountToken: subscription.externalAccountIdentifiers?.obfuscatedExternalAccountId?.lowercased(),
             environment: PurchaseEnvironment(apple: environment), purchaseDate: startDate,
-            originalPurchaseDate: startDate, expiresDate: expiresDate, signedDate: startDate)
+            originalPurchaseDate: startDate, expiresDate: expiresDate, signedDate: startDate,
+            linkedOriginalTransactionId: subscription.linkedPurchaseToken.flatMap {
+                $0.isEmpty || $0 == report.purchaseToken ? nil : $0
+            })
     }
 }

@@ -14,6 +14,18 @@ struct PlayPurchaseVerifier: Sendable {
     let client: GooglePlayDeveloperAPIClient
     let allowedEnvironments: Set<AppStoreEnvironment>
 
+    /// Google's word on `report`, read where Google keeps the product's kind: a
+    /// subscription of `catalog` from `purchases.subscriptionsv2`
+    /// (``subscriptionTransaction(_:)``), anything else from `purchases.products`.
+    func transaction(_ report: GooglePlayReport, catalog: ProductCatalog) async throws(DeliveryRefusal)
+        -> VerifiedTransaction
+    {
+        if catalog.product(report.productId)?.type == .autoRenewable {
+            return try await subscriptionTransaction(report)
+        }
+        return try await transaction(report)
+    }
+
     /// Google's word on `report`, as a transaction: Google's order id (the purchase token
     /// when Google gives none) as its id, the token as its chain, `obfuscatedExternalAccountId`
     /// as its order binding.

@@ -37,6 +37,7 @@ struct PurchaseDeliverer: Sendable {
         do {
             let result = try await checkAndDeliver(
                 transaction, source: source, claimant: claimant, evidence: evidence)
+            try await closeReplaced(by: transaction)
             recordDelivery(result, source: source)
             return result
         } catch let refusal as DeliveryRefusal {
@@ -197,7 +198,8 @@ struct PurchaseDeliverer: Sendable {
             ? nil
             : try await store.entitlement(
                 store: transaction.store, originalTransactionId: transaction.originalTransactionId)
-        let binding = try await bind(transaction, claimant: claimant, holder: existing)
+        let replaced = try await replacedEntitlement(of: transaction, product: product, existing: existing)
+        let binding = try await bind(transaction, claimant: claimant, holder: existing ?? replaced)
         let flags = binding.flags.union(environmentFlags(transaction))
         let delivery = Delivery(
             store: transaction.store,
@@ -240,11 +242,46 @@ struct PurchaseDeliverer: Sendable {
             logger.notice(
                 "a chain moved to the player who paid its new period",
                 metadata: [
-                    "originalTransactionId": .string(transaction.originalTransactionId),
+                    "originalTransactionId": .string(LoggedIdentifier.text(transaction.originalTransactionId)),
                     "from": .string(previous), "to": .string(binding.playerId),
                 ])
         }
         return result
+    }
+
+    /// The entitlement of the chain `transaction` replaces
+    /// (``VerifiedTransaction/linkedOriginalTransactionId``, Google's `linkedPurchaseToken`),
+    /// when the transaction's own chain has none yet and the ledger knows the replaced one:
+    /// its holder is the new chain's holder, bound as a renewal of the same chain is.
+    private func replacedEntitlement(
+        of transaction: VerifiedTransaction, product: CatalogProduct, existing: Entitlement?
+    ) async throws -> Entitlement? {
+        guard existing == nil, product.entitlement != nil, let linked = transaction.linkedOriginalTransactionId
+        else { return nil }
+        return try await store.entitlement(store: transaction.store, originalTransactionId: linked)
+    }
+
+    /// Closes the entitlement of the chain `transaction` replaces
+    /// (``VerifiedTransaction/linkedOriginalTransactionId``) once `transaction` is
+    /// delivered: expired at the replacement's purchase, not renewing, so the chain
+    /// entitles through its new link only. Called after every delivery of the new link,
+    /// repeats included, so a close that a crash cut off is done by the next word about
+    /// the new link; an entitlement already closed is left alone. The server concludes it
+    /// (no store dates it), so it is dated no older than what the ledger recorded of the
+    /// replaced link; a late word from the store about the replaced link (which reads it
+    /// as ended) cannot open it again.
+    private func closeReplaced(by transaction: VerifiedTransaction) async throws {
+        guard let linked = transaction.linkedOriginalTransactionId,
+            catalog.product(transaction.productId)?.entitlement != nil,
+            let replaced = try await store.entitlement(store: transaction.store, originalTransactionId: linked),
+            replaced.state != .expired || replaced.autoRenew != false
+        else { return }
+        _ = try await store.updateEntitlement(
+            EntitlementUpdate(
+                store: replaced.store, originalTransactionId: replaced.originalTransactionId, state: .expired,
+                until: min(replaced.until ?? transaction.purchaseDate, transaction.purchaseDate), setsUntil: true,
+                autoRenew: false, signedAt: max(replaced.signedAt, transaction.purchaseDate),
+                reason: "replaced_by_linked_purchase"))
     }
 
     /// Refuses a player's claim on a purchase delivered to someone else.

@@ -98,16 +98,9 @@ struct PurchaseDesk: Sendable {
                 "send googlePlay alone, without signedTransaction, receipt or transactionId")
         }
         guard let play else { throw ServerError.notConfigured("Google Play") }
-        try RequestField.identifier(googlePlay.productId, .productId, field: "googlePlay.productId")
-        try RequestField.identifier(googlePlay.purchaseToken, .purchaseToken, field: "googlePlay.purchaseToken")
-        try RequestField.identifier(googlePlay.orderId, .transactionId, field: "googlePlay.orderId")
+        try googlePlay.checkFields(at: "googlePlay")
         do {
-            // A subscription is read from purchases.subscriptionsv2, a one-time product from
-            // purchases.products.
-            if catalog.product(googlePlay.productId)?.type == .autoRenewable {
-                return try await play.verifier.subscriptionTransaction(googlePlay)
-            }
-            return try await play.verifier.transaction(googlePlay)
+            return try await play.verifier.transaction(googlePlay, catalog: catalog)
         } catch {
             var refusal = error
             refusal.orderId = refusal.orderId ?? report.orderId

@@ -2,16 +2,20 @@ import AppStoreModel
 import Foundation
 import Ledger
 
-/// Restores what a device's App Store account owns to the reporting player
+/// Restores what a device's App Store or Google Play account owns to the reporting player
 /// (`POST /v1/purchases/restore`): every current transaction the device reports is
-/// verified, and non-consumables and subscriptions are delivered or re-linked according to
-/// the ``RestoreTransferPolicy``. Consumables are never granted again.
+/// verified (Apple's signatures; Google's Play Developer API, as a report's purchase), and
+/// non-consumables and subscriptions are delivered or re-linked according to the
+/// ``RestoreTransferPolicy``. Consumables are never granted again. A Google Play purchase
+/// delivered by the restore is then acknowledged at Google, as a report's is.
 struct RestoreDesk: Sendable {
     let store: any LedgerStore
     let catalog: ProductCatalog
     let verifier: TransactionVerifier
     let deliverer: PurchaseDeliverer
     let policy: RestoreTransferPolicy
+    /// Google Play's side, when the server is configured for it.
+    let play: (verifier: PlayPurchaseVerifier, acknowledger: PlayAcknowledger)?
 
     /// Restores `request`'s transactions to `playerId`, one after the other.
     ///
@@ -30,7 +34,7 @@ struct RestoreDesk: Sendable {
 
     private func restore(_ item: RestoreRequest.Item, playerId: String) async throws -> RestoreResult {
         let transaction: VerifiedTransaction
-        do {
+        do throws(DeliveryRefusal) {
             switch item {
             case .signed(let signed):
                 transaction = try await verifier.transaction(signedTransaction: signed)
@@ -39,9 +43,17 @@ struct RestoreDesk: Sendable {
                 // for to that order's player, as for a purchase reported without its order.
                 transaction = try await verifier.bindingFromApple(
                     try await verifier.transaction(receipt: receipt, transactionId: transactionId))
+            case .googlePlay(let report):
+                // The report proves nothing: Google's answer does.
+                guard let play else {
+                    throw DeliveryRefusal.rejected(
+                        "not_configured", "the server has no Google Play configuration",
+                        status: .serviceUnavailable, transactionId: report.orderId)
+                }
+                transaction = try await play.verifier.transaction(report, catalog: catalog)
             }
         } catch {
-            try await deliverer.record(error, playerId: playerId, source: item.source, store: .appStore)
+            try await deliverer.record(error, playerId: playerId, source: item.source, store: item.store)
             return RestoreResult(
                 transactionId: item.transactionId, status: .rejected, code: error.reason, message: error.message)
         }
@@ -67,11 +79,13 @@ struct RestoreDesk: Sendable {
             else {
                 let delivered = try await deliverer.deliver(
                     transaction, source: source, claimant: .player(playerId, orderId: nil))
+                try await settleAtGoogle(delivered, source: source)
                 result.status = delivered.isFirstDelivery ? .restored : .alreadyOwned
                 return result
             }
             // A period the holder has not received yet (a renewal) goes to the holder first.
             let delivered = try await deliverer.deliver(transaction, source: source, claimant: .appStore)
+            try await settleAtGoogle(delivered, source: source)
             if holder.playerId == playerId {
                 result.status = delivered.isFirstDelivery ? .restored : .alreadyOwned
                 return result
@@ -105,12 +119,30 @@ struct RestoreDesk: Sendable {
     }
 }
 
+extension RestoreDesk {
+    /// Acknowledges (or consumes) at Google a Google Play purchase the restore found
+    /// delivered, after the commit, as a report does; Apple's purchases need nothing.
+    fileprivate func settleAtGoogle(_ delivered: DeliveryResult, source: DeliverySource) async throws {
+        guard delivered.purchase.store == .googlePlay, let play else { return }
+        try await play.acknowledger.settle(delivered.purchase, source: source)
+    }
+}
+
 extension RestoreRequest.Item {
     /// How the device reported it.
     fileprivate var source: DeliverySource {
         switch self {
         case .signed: .clientSignedTransaction
         case .inReceipt: .clientReceipt
+        case .googlePlay: .clientPlayPurchase
+        }
+    }
+
+    /// The store that sold it.
+    fileprivate var store: Store {
+        switch self {
+        case .signed, .inReceipt: .appStore
+        case .googlePlay: .googlePlay
         }
     }
 
@@ -119,6 +151,7 @@ extension RestoreRequest.Item {
         switch self {
         case .signed: nil
         case .inReceipt(_, let transactionId): transactionId
+        case .googlePlay(let report): report.orderId
         }
     }
 }

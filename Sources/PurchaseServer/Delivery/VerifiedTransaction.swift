@@ -32,6 +32,18 @@ struct VerifiedTransaction: Sendable, Hashable {
     var signedDate: Date
     /// Whether Apple says a higher-level subscription of the chain replaced this one.
     var isUpgraded = false
+    /// The chain this one replaces, when the store keys a replacement apart (Google Play's
+    /// `linkedPurchaseToken`: an upgrade, a downgrade or a re-subscription makes a new
+    /// purchase token naming the old one). Apple's chains need none: an upgrade keeps its
+    /// `originalTransactionId`.
+    ///
+    /// Google's chain stays keyed by each purchase token (``originalTransactionId``), not
+    /// by the chain's first token: Google's API, its notifications, its voided purchases and
+    /// its acknowledgement all name the token, so every later word from Google finds its
+    /// entitlement directly. ``PurchaseDeliverer`` joins the links instead: a new token's
+    /// holder is the linked token's holder (one holder per chain), and the linked token's
+    /// entitlement is closed once the new one is delivered.
+    var linkedOriginalTransactionId: String?
     /// What Apple charged, in milliunits of ``currency``, when the signed data says
     /// (receipts do not).
     var price: Int64?

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// JSON in and out of the HTTP API: one encoder (sorted keys, ISO 8601 dates) and a body
-/// reader that enforces the size limit and turns bad JSON into `invalid_request`.
+/// reader that enforces the size and time limits and turns bad JSON into `invalid_request`.
 enum APIResponse {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -24,20 +24,38 @@ enum APIResponse {
         )
     }
 
-    /// The request body, at most `limit` bytes.
-    static func body(of request: Request, limit: Int) async throws(ServerError) -> Data {
-        var request = request
+    /// The request body, at most `limit.bytes` bytes, arrived whole within `limit.seconds`
+    /// (a client that sends its body in slow pieces holds a place among the requests in
+    /// flight that long at most).
+    static func body(of request: Request, limit: BodyLimit) async throws(ServerError) -> Data {
         do {
-            return Data(try await request.collectBody(upTo: limit).readableBytesView)
+            let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask {
+                    var request = request
+                    return try await request.collectBody(upTo: limit.bytes)
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit.timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let collected else { throw ServerError.bodyTimeout(seconds: limit.seconds) }
+            return Data(collected.readableBytesView)
+        } catch let error as ServerError {
+            throw error
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw .bodyTooLarge(limit: limit)
+            throw .bodyTooLarge(limit: limit.bytes)
         } catch {
             throw .invalidRequest("the request body could not be read")
         }
     }
 
     /// The request body decoded as `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws(ServerError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: BodyLimit) async throws(ServerError)
+        -> T
+    {
         let data = try await body(of: request, limit: limit)
         do {
             return try decoder.decode(T.self, from: data)

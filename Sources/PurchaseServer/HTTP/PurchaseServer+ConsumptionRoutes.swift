@@ -5,8 +5,9 @@ import Ledger
 extension PurchaseServer {
     /// Adds the consumption-information endpoints: the player's consent
     /// (`/v1/players/me/consumption-consent`), support's view and withdrawal of it, and the
-    /// game server's consumption reports (`/v1/admin/transactions/{id}/consumption`).
-    func addConsumptionRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
+    /// game server's consumption reports (`/v1/admin/transactions/{id}/consumption`): the
+    /// player's on `api` (`/v1`), support's and the game server's on `admin` (`/v1/admin`).
+    func addConsumptionRoutes<Context: RequestContext>(to api: RouterGroup<Context>, admin: RouterGroup<Context>) {
         let consents = ConsentDesk(store: store, verifier: intake.verifier)
         api.get("players/me/consumption-consent") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
@@ -14,7 +15,7 @@ extension PurchaseServer {
         }
         api.put("players/me/consumption-consent") { request, _ -> Response in
             let playerId = try self.authenticator.player(request)
-            let body = try await APIResponse.body(of: request, limit: self.configuration.maximumBodyBytes)
+            let body = try await APIResponse.body(of: request, limit: self.bodyLimit)
             return APIResponse.json(try await consents.give(playerId: playerId, try Self.giveConsentRequest(body)))
         }
         api.delete("players/me/consumption-consent") { request, _ -> Response in
@@ -22,7 +23,6 @@ extension PurchaseServer {
             return APIResponse.json(try await consents.withdraw(playerId: playerId, source: .player))
         }
 
-        let admin = api.group("admin")
         admin.get("players/:playerId/consumption-consent") { request, context -> Response in
             try self.authenticator.requireAdmin(request)
             let playerId = try context.identifierParameter(.playerId)
@@ -44,7 +44,7 @@ extension PurchaseServer {
             try self.authenticator.requireAdmin(request)
             let transactionId = try context.identifierParameter(.transactionId)
             let body = try await APIResponse.decode(
-                ConsumptionReportRequest.self, from: request, limit: self.configuration.maximumBodyBytes)
+                ConsumptionReportRequest.self, from: request, limit: self.bodyLimit)
             try RequestField.check(body.reportedBy, "reportedBy", length: 0...128)
             let consumption: Consumption
             switch (body.consumptionPercentage, body.spent) {

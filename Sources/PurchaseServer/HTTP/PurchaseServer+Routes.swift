@@ -54,14 +54,22 @@ extension PurchaseServer {
         }
         let api = router.group("v1").add(
             middleware: APIMiddleware<Context>(metrics: metrics, logger: logger, writeProbe: writeProbe))
-        addPlayerRoutes(to: api)
-        addPlayerOrderRoute(to: api)
-        addNotificationRoute(to: api)
-        addAdminRoutes(to: api.group("admin"))
-        addConsumptionRoutes(to: api)
+        // Staff keep their tools during a burst: the admin API is not shed (nor are
+        // /healthz, /metrics and the console, outside this group).
+        let admin = api.group("admin")
+        addAdminRoutes(to: admin)
+        let shed = api.group().add(
+            middleware: AdmissionMiddleware<Context>(
+                gate: admission, retryAfterSeconds: configuration.load.retryAfterSeconds))
+        addPlayerRoutes(to: shed)
+        addPlayerOrderRoute(to: shed)
+        addNotificationRoute(to: shed)
+        addConsumptionRoutes(to: shed, admin: admin)
     }
 
-    var bodyLimit: Int { configuration.maximumBodyBytes }
+    var bodyLimit: BodyLimit {
+        BodyLimit(bytes: configuration.maximumBodyBytes, seconds: configuration.load.bodyTimeoutSeconds)
+    }
 
     private func addPlayerRoutes<Context: RequestContext>(to api: RouterGroup<Context>) {
         api.get("products") { _, _ -> Response in

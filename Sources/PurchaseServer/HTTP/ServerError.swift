@@ -64,6 +64,12 @@ extension ServerError {
         ServerError("body_too_large", "the request body exceeds \(limit) bytes", status: .contentTooLarge)
     }
 
+    /// The body did not arrive whole within ``LoadSettings/bodyTimeoutSeconds``.
+    static func bodyTimeout(seconds: Double) -> ServerError {
+        ServerError(
+            "body_timeout", "the request body did not arrive whole within \(seconds) s", status: .requestTimeout)
+    }
+
     /// The body is not the JSON the endpoint expects.
     static func invalidRequest(_ message: String) -> ServerError {
         ServerError("invalid_request", message, status: .badRequest)
@@ -108,6 +114,15 @@ extension ServerError {
     static func storageUnavailable(_ message: String) -> ServerError {
         ServerError(
             "storage_unavailable", message, status: .serviceUnavailable, retryAfterSeconds: storageRetryAfterSeconds)
+    }
+
+    /// The server works on as many requests as it takes at once
+    /// (``LoadSettings/maximumRequestsInFlight``); this one was not started: retry after
+    /// `retryAfterSeconds`.
+    static func overloaded(retryAfterSeconds: Int) -> ServerError {
+        ServerError(
+            "overloaded", "the server is at capacity; nothing was done, retry after \(retryAfterSeconds) s",
+            status: .serviceUnavailable, retryAfterSeconds: retryAfterSeconds)
     }
 
     /// The `Retry-After` of every `storage_unavailable` answer.

@@ -89,7 +89,7 @@ public actor PurchaseEventLog {
                     try await server.sendEvents(batch, token: try await tokens(playerId))
                     sent += batch.count
                 } catch {
-                    if case .retryable(reason: "network_error") = error as? ServerCallError { unreachable = true }
+                    if case .retryable(reason: "network_error", _) = error as? ServerCallError { unreachable = true }
                     unsent += batch.map { (playerId, $0) }
                 }
             }

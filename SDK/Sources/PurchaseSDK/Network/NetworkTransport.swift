@@ -26,11 +26,28 @@ public struct NetworkResponse: Sendable {
     public var status: Int
     /// The body.
     public var body: Data
+    /// Header fields (any case; ``header(_:)`` finds one whatever its case).
+    public var headers: [String: String]
 
     /// Creates a response.
-    public init(status: Int, body: Data) {
+    public init(status: Int, body: Data, headers: [String: String] = [:]) {
         self.status = status
         self.body = body
+        self.headers = headers
+    }
+
+    /// The value of header field `name`, compared without case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The `Retry-After` wait, when the field holds a number of seconds (0 to a day; an
+    /// HTTP date or anything else is ignored, and the client's own backoff applies).
+    public var retryAfter: Duration? {
+        guard let text = header("Retry-After")?.trimmingCharacters(in: .whitespaces),
+            let seconds = Int(text), (0...86_400).contains(seconds)
+        else { return nil }
+        return .seconds(seconds)
     }
 }
 

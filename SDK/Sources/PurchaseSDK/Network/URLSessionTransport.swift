@@ -34,7 +34,9 @@ public struct URLSessionTransport: NetworkTransport {
             try await session.data(for: urlRequest)
         }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return NetworkResponse(status: http.statusCode, body: data)
+        var headers: [String: String] = [:]
+        for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+        return NetworkResponse(status: http.statusCode, body: data, headers: headers)
     }
 
     /// `operation`'s result, or `URLError(.timedOut)` after `deadline` without waiting for

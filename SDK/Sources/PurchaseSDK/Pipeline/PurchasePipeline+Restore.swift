@@ -1,7 +1,8 @@
-/// Restore: the Apple account's current transactions re-linked to the signed-in player.
+/// Restore: the store account's current transactions re-linked to the signed-in player.
 extension PurchasePipeline {
-    /// Restores the signed-in player's purchases: asks the store for the Apple account's
-    /// current transactions (``StoreClient/currentTransactions()``), reports them
+    /// Restores the signed-in player's purchases: asks the store for the account's current
+    /// transactions (``StoreClient/currentTransactions()``: the Apple account's, or the
+    /// Google Play purchases the device holds), reports them
     /// to the server (`POST /v1/purchases/restore`, 100 at a time), which re-links
     /// non-consumables and subscriptions to the player as its transfer policy says and
     /// never grants a consumable again, and finishes those the store still lists as
@@ -22,9 +23,9 @@ extension PurchasePipeline {
     /// Killed before that write, the transaction is still unfinished at the
     /// next start, which reports it like any unknown transaction. Unsigned transactions
     /// (StoreKit 1's restored ones) are reported by id with the app receipt that holds
-    /// them. An unfinished transaction an order of the journal already owns is left to that
-    /// order. Google Play purchases are left out (the server restores Apple's transactions
-    /// only): with a Google Play store a restore reloads the player's entitlements.
+    /// them; Google Play purchases by product id and purchase token (the server reads each
+    /// from Google and acknowledges at Google what it delivers). An unfinished transaction an
+    /// order of the journal already owns is left to that order.
     ///
     /// - Throws: ``PurchaseError/noPlayerSignedIn``, ``PurchaseError/notRunning``,
     ///   ``PurchaseError/storeUnavailable`` when the store cannot list the transactions (or
@@ -37,9 +38,7 @@ extension PurchasePipeline {
         await log("restore_started", playerId: player)
         let current: [StoreTransaction]
         do {
-            // `POST /v1/purchases/restore` takes Apple's transactions only; a Google Play
-            // purchase reaches the server through its report while it is unacknowledged.
-            current = try await configuration.store.currentTransactions().filter { $0.googlePlay == nil }
+            current = try await configuration.store.currentTransactions()
         } catch {
             try ensureRunning()
             await log("restore_failed", playerId: player, attributes: ["reason": Self.storeUnavailable])
@@ -82,7 +81,7 @@ extension PurchasePipeline {
             "restore_completed", playerId: player,
             attributes: [
                 "transactions": "\(results.count)",
-                "unsigned": "\(current.count { $0.signedTransaction == nil })",
+                "unsigned": "\(current.count { $0.signedTransaction == nil && $0.googlePlay == nil })",
                 "finished": "\(results.filter(\.finishedByRestore).count)",
             ])
         let events = events
@@ -91,8 +90,8 @@ extension PurchasePipeline {
     }
 
     /// The restore's requests, at most ``RestoreRequestBody/maximumCount`` transactions
-    /// each: the signed transactions, then the unsigned ones (StoreKit 1) by id with the
-    /// app receipt, refreshed when the device has none.
+    /// each: the signed transactions, the Google Play purchases, then the unsigned ones
+    /// (StoreKit 1) by id with the app receipt, refreshed when the device has none.
     ///
     /// - Throws: ``PurchaseError/storeUnavailable`` when unsigned transactions need a
     ///   receipt the store cannot give.
@@ -101,10 +100,15 @@ extension PurchasePipeline {
     {
         let limit = RestoreRequestBody.maximumCount
         let signed = current.filter { $0.signedTransaction != nil }
-        let unsigned = current.filter { $0.signedTransaction == nil }
+        let play = current.filter { $0.signedTransaction == nil && $0.googlePlay != nil }
+        let unsigned = current.filter { $0.signedTransaction == nil && $0.googlePlay == nil }
         var batches = stride(from: 0, to: signed.count, by: limit).map { start in
             let batch = signed[start..<min(start + limit, signed.count)]
             return (batch, RestoreRequestBody(signedTransactions: batch.compactMap(\.signedTransaction)))
+        }
+        batches += stride(from: 0, to: play.count, by: limit).map { start in
+            let batch = play[start..<min(start + limit, play.count)]
+            return (batch, RestoreRequestBody(googlePlay: batch.compactMap(\.googlePlay)))
         }
         guard !unsigned.isEmpty else { return batches }
         let receipt: String
@@ -137,14 +141,14 @@ extension PurchasePipeline {
                 return try await configuration.server.restore(body, token: token)
             } catch let error as ServerCallError {
                 failures += 1
-                guard case .retryable = error, failures < configuration.retry.orderAttempts else {
+                guard case .retryable(_, let retryAfter) = error, failures < configuration.retry.orderAttempts else {
                     await log("restore_failed", playerId: playerId, attributes: ["reason": error.reason])
                     throw error
                 }
                 await log(
                     "restore_retried", playerId: playerId,
                     attributes: ["reason": error.reason, "attempt": "\(failures)"])
-                try await wait(afterFailures: failures)
+                try await wait(afterFailures: failures, retryAfter: retryAfter)
             }
         }
     }

@@ -57,12 +57,12 @@ extension PurchasePipeline {
                 return
             } catch let error as ServerCallError {
                 failures += 1
-                guard case .retryable = error, failures < configuration.retry.orderAttempts else {
+                guard case .retryable(_, let retryAfter) = error, failures < configuration.retry.orderAttempts else {
                     try await persist(record.moved(to: .failed(reason: error.reason)))
                     await log("order_failed", record, attributes: ["reason": error.reason])
                     return
                 }
-                try await wait(afterFailures: failures)
+                try await wait(afterFailures: failures, retryAfter: retryAfter)
             }
         }
     }
@@ -120,11 +120,11 @@ extension PurchasePipeline {
                 try await persist(record.moved(to: .failed(reason: reason)))
                 await log("purchase_rejected", record, attributes: ["reason": reason, "message": message])
                 return
-            case .failure(.retryable(let reason)):
+            case .failure(.retryable(let reason, let retryAfter)):
                 failures += 1
                 records[record.id]?.countFailedAttempt()
                 await log("report_retried", record, attributes: ["reason": reason, "attempt": "\(failures)"])
-                try await wait(afterFailures: failures)
+                try await wait(afterFailures: failures, retryAfter: retryAfter)
             }
         }
     }
@@ -194,9 +194,12 @@ extension PurchasePipeline {
         try ensureRunning()
     }
 
-    func wait(afterFailures failures: Int) async throws {
+    /// Waits before the next attempt: the backoff after `failures` failures, or at least
+    /// the server's `retryAfter` (``RetryPolicy/delay(afterFailures:random:retryAfter:)``).
+    func wait(afterFailures failures: Int, retryAfter: Duration? = nil) async throws {
         try ensureRunning()
-        let delay = configuration.retry.delay(afterFailures: failures, random: configuration.random())
+        let delay = configuration.retry.delay(
+            afterFailures: failures, random: configuration.random(), retryAfter: retryAfter)
         try await configuration.clock.sleep(for: delay)
     }
 }

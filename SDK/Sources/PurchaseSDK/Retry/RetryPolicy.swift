@@ -41,6 +41,19 @@ public struct RetryPolicy: Hashable, Sendable {
         return .nanoseconds(nanoseconds)
     }
 
+    /// The wait after `failures` failed attempts when the server asked for `retryAfter`
+    /// (`Retry-After`): at least that long, spread by the policy's jitter so that the
+    /// clients a server shed do not all come back at once, and at most ``maximumDelay``
+    /// (a paid order is never held longer than the backoff's own longest wait); without
+    /// `retryAfter`, ``delay(afterFailures:random:)``.
+    public func delay(afterFailures failures: Int, random: Double, retryAfter: Duration?) -> Duration {
+        let backoff = delay(afterFailures: failures, random: random)
+        guard let retryAfter, retryAfter > .zero else { return backoff }
+        let spread = seconds(retryAfter) * (1 + jitter * min(max(random, 0), 1))
+        let asked = Int64(exactly: (spread * 1e9).rounded()).map { Duration.nanoseconds($0) } ?? maximumDelay
+        return max(backoff, min(asked, maximumDelay))
+    }
+
     private func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -86,13 +86,15 @@ public struct PurchaseServerClient: Sendable {
         }
     }
 
-    /// Sorts a non-success answer: retry on 202, 401, 408, 429 and 5xx; otherwise the
-    /// server's stable reason (`reason`, else `error`) is a refusal for good.
+    /// Sorts a non-success answer: retry on 202, 401, 408, 429 and 5xx (after the
+    /// `Retry-After` of a 429 or 503, e.g. a server shedding load with `overloaded`);
+    /// otherwise the server's stable reason (`reason`, else `error`) is a refusal for good.
     static func failure(_ response: NetworkResponse) -> ServerCallError {
         let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
         let reason = body?.reason ?? body?.error ?? "http_\(response.status)"
         switch response.status {
-        case 202, 401, 408, 429, 500...: return .retryable(reason: reason)
+        case 429, 503: return .retryable(reason: reason, retryAfter: response.retryAfter)
+        case 202, 401, 408, 500...: return .retryable(reason: reason)
         default: return .rejected(reason: reason, message: body?.message ?? "HTTP \(response.status)")
         }
     }

@@ -10,6 +10,8 @@ struct RestoreRequestBody: Encodable, Hashable, Sendable {
     var receipt: String?
     /// StoreKit 1's restored transactions, by id.
     var transactionIds: [String]?
+    /// Google Play purchases (`queryPurchasesAsync`), each read from Google by the server.
+    var googlePlay: [GooglePlayPurchase]?
 
     /// The signed transactions, one each.
     init(signedTransactions: [String]) {
@@ -22,8 +24,13 @@ struct RestoreRequestBody: Encodable, Hashable, Sendable {
         self.transactionIds = transactionIds
     }
 
+    /// The Google Play purchases, one each.
+    init(googlePlay: [GooglePlayPurchase]) {
+        self.googlePlay = googlePlay
+    }
+
     /// How many transactions it reports (one result comes back for each).
-    var count: Int { signedTransactions?.count ?? transactionIds?.count ?? 0 }
+    var count: Int { signedTransactions?.count ?? transactionIds?.count ?? googlePlay?.count ?? 0 }
 }
 
 /// Its answer: what became of each transaction, one result per transaction reported and in
