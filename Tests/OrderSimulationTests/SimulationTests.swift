@@ -1,3 +1,4 @@
+import Foundation
 import LedgerTestSupport
 import OrderSimulation
 import Testing
@@ -114,10 +115,13 @@ import Testing
     /// The rule can fail: a server whose every acknowledgement fails leaves Google's three
     /// days to run out, and the oracle reports each purchase Google then refunded.
     @Test func aServerThatNeverAcknowledgesIsCaughtByGooglesThreeDayRule() async throws {
+        // The failing run writes its offenders' history: into a directory of its own.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("three-day-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let report = try await Simulation(
             SimulationConfiguration(
                 players: 2, purchases: 4, seed: 32, faults: try FaultRates(parsing: "playAcknowledgementFailure=1"),
-                subscriptionPlayers: 0, androidPlayers: 2)
+                historyDirectory: directory, subscriptionPlayers: 0, androidPlayers: 2)
         ).run()
         // A consumable never consumed cannot be bought again on its phone: at least one
         // purchase per phone is charged.
@@ -129,6 +133,7 @@ import Testing
             report.offenders.map(\.kind)
                 == Array(repeating: .refundedUnacknowledged, count: report.android.charged))
         #expect(report.counts.lost == 0 && report.counts.duplicates == 0)
+        #expect(report.historyFile?.hasPrefix(directory.path) == true)
     }
 
     @Test func severalInstancesNeedPostgreSQL() {
