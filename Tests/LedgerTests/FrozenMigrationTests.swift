@@ -22,6 +22,7 @@ struct FrozenMigrationTests {
         10: 0xe245_5c5b_6413_c0d4,
         11: 0xc1fd_5bb0_0142_adb5,
         12: 0x3511_339b_70f3_a726,
+        13: 0xd59b_cb7a_3b07_284a,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")
@@ -37,7 +38,8 @@ struct FrozenMigrationTests {
     }
 
     /// FNV-1a over the statements' UTF-8, each followed by a zero byte, and a separator
-    /// between the SQLite and the PostgreSQL lists.
+    /// between the SQLite and the PostgreSQL lists (and, when it has any, before the
+    /// PostgreSQL indexes built concurrently).
     private static func fingerprint(_ migration: LedgerMigration) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
@@ -52,6 +54,13 @@ struct FrozenMigrationTests {
         for statement in migration.postgres {
             statement.utf8.forEach(add)
             add(0)
+        }
+        if !migration.postgresConcurrentIndexes.isEmpty {
+            add(0xfe)
+            for index in migration.postgresConcurrentIndexes {
+                index.createStatement.utf8.forEach(add)
+                add(0)
+            }
         }
         return hash
     }

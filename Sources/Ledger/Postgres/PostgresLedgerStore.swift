@@ -102,48 +102,6 @@ public final class PostgresLedgerStore: SQLLedgerStore {
         await runTask.value
     }
 
-    func migrate(through version: Int64) async throws {
-        let applied = Date()
-        try await transaction { connection in
-            // Serializes start-up migrations of processes starting at once.
-            try await connection.run(
-                LedgerStatement(
-                    "SELECT pg_advisory_xact_lock(?)",
-                    [.integer(LedgerSchema.postgresMigrationLockKey)]
-                ),
-                logger: self.logger
-            )
-            try await connection.run(
-                LedgerStatement(
-                    """
-                    CREATE TABLE IF NOT EXISTS schema_migrations (
-                        version BIGINT NOT NULL PRIMARY KEY,
-                        name TEXT NOT NULL,
-                        applied_at TIMESTAMPTZ NOT NULL
-                    )
-                    """
-                ),
-                logger: self.logger
-            )
-            let done = Set(
-                try await connection.rows(LedgerStatement("SELECT version FROM schema_migrations"), logger: self.logger)
-                    .map { try $0.requiredInteger("version") }
-            )
-            for migration in try LedgerSchema.pending(applied: done) where migration.version <= version {
-                for sql in migration.postgres {
-                    try await connection.run(LedgerStatement(sql), logger: self.logger)
-                }
-                try await connection.run(
-                    LedgerStatement(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                        [.integer(migration.version), .text(migration.name), .timestamp(applied)]
-                    ),
-                    logger: self.logger
-                )
-            }
-        }
-    }
-
     /// Runs `body` in one transaction on one pooled connection, started by `begin`:
     /// committed when it returns, rolled back when it throws. A transaction the server
     /// aborts as a serialization failure or deadlock is run again (a few times).
@@ -157,25 +115,35 @@ public final class PostgresLedgerStore: SQLLedgerStore {
             do {
                 await poolStart?.started()
                 return try await leased { connection in
-                    try await connection.run(LedgerStatement(begin), logger: self.logger)
-                    do {
-                        let result = try await body(connection)
-                        try await connection.run(LedgerStatement("COMMIT"), logger: self.logger)
-                        return result
-                    } catch {
-                        do {
-                            try await connection.run(LedgerStatement("ROLLBACK"), logger: self.logger)
-                        } catch {
-                            // The connection's state is unknown: never hand it out again.
-                            try? await connection.close()
-                        }
-                        throw error
-                    }
+                    try await self.inTransaction(on: connection, begin: begin, body)
                 }
             } catch let error as PSQLError {
                 if error.isTransient && attempt < 5 { continue }
                 throw error.ledgerError
             }
+        }
+    }
+
+    /// Runs `body` in one transaction on `connection`, started by `begin`: committed when it
+    /// returns, rolled back when it throws (and the connection closed when even the rollback
+    /// fails: its state is unknown).
+    func inTransaction<Result: Sendable>(
+        on connection: PostgresConnection, begin: String = "BEGIN",
+        _ body: @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await connection.run(LedgerStatement(begin), logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.run(LedgerStatement("COMMIT"), logger: logger)
+            return result
+        } catch {
+            do {
+                try await connection.run(LedgerStatement("ROLLBACK"), logger: logger)
+            } catch {
+                // The connection's state is unknown: never hand it out again.
+                try? await connection.close()
+            }
+            throw error
         }
     }
 

@@ -20,11 +20,12 @@
 ///   ``subscriptionRechecks``.
 /// - `spends` (version 10): see ``spends``.
 /// - `refund_notices` (version 11): see ``refundNotices``.
+/// - Indexes for a ledger with years of history (version 13): see ``historyIndexes``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
-        subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity,
+        subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -155,7 +155,9 @@ extension LedgerSQL {
 
     /// Open (`created`) orders for `productId` created from `createdFrom` to `createdTo`,
     /// and the order whose token is `appAccountToken` whatever its product, time or status:
-    /// that one first, then newest first, at most `limit`.
+    /// that one first, then newest first, at most `limit`. The two are found apart (an `OR`
+    /// of the two would walk every order): open orders by `orders_open_by_product`
+    /// (``LedgerSchema/historyIndexes``), the token's by its UNIQUE index.
     static func ownerCandidates(
         productId: String, appAccountToken: String?, createdFrom: Date, createdTo: Date, limit: Int
     ) -> LedgerStatement {
@@ -163,9 +165,12 @@ extension LedgerSQL {
         let token = SQLArgument.text(appAccountToken ?? "")
         return LedgerStatement(
             """
-            SELECT \(OrderTable.columns) FROM orders
-            WHERE (product_id = ? AND status = 'created' AND created_at >= ? AND created_at <= ?)
-               OR app_account_token = ?
+            SELECT \(OrderTable.columns) FROM (
+                SELECT \(OrderTable.columns) FROM orders
+                WHERE product_id = ? AND status = 'created' AND created_at >= ? AND created_at <= ?
+                UNION
+                SELECT \(OrderTable.columns) FROM orders WHERE app_account_token = ?
+            ) candidates
             ORDER BY CASE WHEN app_account_token = ? THEN 0 ELSE 1 END, created_at DESC, order_id
             LIMIT ?
             """,
@@ -255,12 +260,14 @@ extension LedgerSQL {
 
     /// Purchases whose flags' JSON text contains `quotedFlag` (the flag as a JSON string),
     /// newest delivery first, at most `limit`. The match is a case-sensitive substring
-    /// search (no pattern characters); the caller checks the decoded flags exactly.
+    /// search (no pattern characters); the caller checks the decoded flags exactly. Only
+    /// purchases with a flag are read (`flags <> '[]'`: the partial index `purchases_flagged`,
+    /// ``LedgerSchema/historyIndexes``).
     static func purchases(containingFlag quotedFlag: String, limit: Int, dialect: Dialect) -> LedgerStatement {
         let contains = dialect == .postgres ? "strpos(flags, ?) > 0" : "instr(flags, ?) > 0"
         return LedgerStatement(
             """
-            SELECT \(PurchaseTable.columns) FROM purchases WHERE \(contains)
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE flags <> '[]' AND \(contains)
             ORDER BY delivered_at DESC, transaction_id DESC
             LIMIT ?
             """,
@@ -283,7 +290,7 @@ extension LedgerSQL {
     }
 
     /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
-    /// first, at most `limit`.
+    /// first, at most `limit` (`purchases_refunded_by_time`, ``LedgerSchema/historyIndexes``).
     static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
