@@ -109,26 +109,10 @@ actor AndroidPhone: GamePhone {
         var waits: [DeviceWait] = []
         let running = pipeline != nil && !crashed
         for purchase in await unacknowledged() {
-            waits.append(
-                DeviceWait(
-                    transactionId: purchase.orderId, token: nil,
-                    wait: PurchaseWait(.unfinishedTransaction, "paid and not acknowledged at Google on \(id)")))
-            if !running {
-                waits.append(
-                    DeviceWait(
-                        transactionId: purchase.orderId, token: nil,
-                        wait: PurchaseWait(.appNotRunning, "the app on \(id) is not running")))
-            }
+            waits += DeviceWait.storeHeld(
+                purchase.orderId, "paid and not acknowledged at Google on \(id)", running: running, on: id)
         }
-        for record in await pipeline?.allRecords() ?? [] where record.hasWorkLeft {
-            waits.append(
-                DeviceWait(
-                    transactionId: record.transactionId, token: record.appAccountToken,
-                    wait: PurchaseWait(
-                        .journal,
-                        "\(id) journal: \(record.state.label) for \(record.playerId), \(record.attempts) failed attempts"
-                    )))
-        }
+        waits += await DeviceWait.journal(of: pipeline, on: id)
         for purchase in ((try? world.emulator.play.ledger()) ?? []) where purchase.deviceId == id && purchase.pending {
             waits.append(
                 DeviceWait(

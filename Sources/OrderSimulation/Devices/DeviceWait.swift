@@ -20,3 +20,34 @@ extension PurchaseRecord {
         }
     }
 }
+
+extension DeviceWait {
+    /// A transaction the store still holds open on phone `phone` (`detail` says how) and,
+    /// when the app is not running there, that too: nothing on the phone moves then.
+    static func storeHeld(_ transactionId: String, _ detail: String, running: Bool, on phone: String) -> [DeviceWait] {
+        var waits = [
+            DeviceWait(transactionId: transactionId, token: nil, wait: PurchaseWait(.unfinishedTransaction, detail))
+        ]
+        if !running {
+            waits.append(
+                DeviceWait(
+                    transactionId: transactionId, token: nil,
+                    wait: PurchaseWait(.appNotRunning, "the app on \(phone) is not running")))
+        }
+        return waits
+    }
+
+    /// The orders in the journal of `pipeline`, on phone `phone`, the pipeline still works on
+    /// (``PurchaseRecord/hasWorkLeft``).
+    static func journal(of pipeline: PurchasePipeline?, on phone: String) async -> [DeviceWait] {
+        let records = await pipeline?.allRecords() ?? []
+        return records.filter(\.hasWorkLeft).map { record in
+            DeviceWait(
+                transactionId: record.transactionId, token: record.appAccountToken,
+                wait: PurchaseWait(
+                    .journal,
+                    "\(phone) journal: \(record.state.label) for \(record.playerId), \(record.attempts) failed attempts"
+                ))
+        }
+    }
+}

@@ -103,27 +103,10 @@ actor SimulatedDevice: GamePhone {
         var waits: [DeviceWait] = []
         let running = pipeline != nil && !crashed
         for transaction in (try? await world.emulator.unfinishedTransactions(deviceId: id)) ?? [] {
-            waits.append(
-                DeviceWait(
-                    transactionId: transaction.transactionId, token: nil,
-                    wait: PurchaseWait(.unfinishedTransaction, "unfinished in the store on \(id)")))
-            if !running {
-                waits.append(
-                    DeviceWait(
-                        transactionId: transaction.transactionId, token: nil,
-                        wait: PurchaseWait(.appNotRunning, "the app on \(id) is not running")))
-            }
+            waits += DeviceWait.storeHeld(
+                transaction.transactionId, "unfinished in the store on \(id)", running: running, on: id)
         }
-        for record in await pipeline?.allRecords() ?? [] where record.hasWorkLeft {
-            waits.append(
-                DeviceWait(
-                    transactionId: record.transactionId, token: record.appAccountToken,
-                    wait: PurchaseWait(
-                        .journal,
-                        "\(id) journal: \(record.state.label) for \(record.playerId), \(record.attempts) failed attempts"
-                    )
-                ))
-        }
+        waits += await DeviceWait.journal(of: pipeline, on: id)
         for pending in await world.emulator.pendingPurchases(deviceId: id) {
             waits.append(
                 DeviceWait(

@@ -86,12 +86,7 @@ actor SubscriberPhone {
                     transactionId: transaction.transactionId, token: nil,
                     wait: PurchaseWait(.unfinishedTransaction, "unfinished in the store on \(id)")))
         }
-        for record in await pipeline?.allRecords() ?? [] where record.hasWorkLeft {
-            waits.append(
-                DeviceWait(
-                    transactionId: record.transactionId, token: record.appAccountToken,
-                    wait: PurchaseWait(.journal, "\(id) journal: \(record.state.label) for \(record.playerId)")))
-        }
+        waits += await DeviceWait.journal(of: pipeline, on: id)
         return waits
     }
 
