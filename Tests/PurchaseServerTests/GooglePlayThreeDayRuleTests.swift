@@ -91,6 +91,46 @@ struct GooglePlayThreeDayRuleTests {
     }
 
     @Test(
+        "an App Store outage does not hold back the reconciler's Google acknowledgements: the pass fails, the purchase is consumed",
+        arguments: StoreKind.allCases)
+    func appleOutageLeavesGoogleAcknowledgementsToRun(kind: StoreKind) async throws {
+        let clock = Self.presentClock()
+        let googleDown = Atomic<Bool>(true)
+        let fixture = try await ServerFixture(
+            kind, notifications: false, playKeys: true, subscriptionTimeScale: 1, playClock: clock,
+            interceptor: { request in
+                let path = request.url.path
+                let acknowledging = path.hasSuffix(":consume") || path.hasSuffix(":acknowledge")
+                // Apple's API is down throughout; Google's acknowledgements until told.
+                guard
+                    path.hasPrefix("/inApps/") || (acknowledging && googleDown.load(ordering: .sequentiallyConsistent))
+                else { return nil }
+                return HTTPResponseData(status: 503, body: Data(#"{"errorCode":5000000,"errorMessage":"down"}"#.utf8))
+            })
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let bought = try fixture.buyOnPlay(account: order.appAccountToken)
+        let reported = try await fixture.reportPlay("alice", bought, orderId: order.orderId)
+        #expect(try reported.decode(PurchaseReply.self).status == "delivered", "\(reported)")
+        #expect(try fixture.googleSays(bought).consumptionState == ConsumptionState.yetToBeConsumed)
+
+        googleDown.store(false, ordering: .sequentiallyConsistent)
+        clock.advance(by: Self.day)
+        let reconciler = try #require(try await fixture.server.reconciler)
+        await #expect(throws: (any Error).self, "Apple's history could not be read: the pass fails") {
+            try await reconciler.run(now: clock.now)
+        }
+        #expect(try fixture.googleSays(bought).consumptionState == ConsumptionState.consumed)
+        let events = try await fixture.store.events(transactionId: bought.orderId).map(\.type)
+        #expect(events.contains(.acknowledgedAtGoogle))
+
+        // Past Google's three days: nothing voided.
+        clock.advance(by: 3 * Self.day)
+        #expect(try Self.voided(fixture).isEmpty)
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
+    @Test(
         "a purchase never reported nor pushed is voided by Google after three days; the void is recorded, nothing granted or lost",
         arguments: StoreKind.allCases)
     func neverReportedIsVoided(kind: StoreKind) async throws {

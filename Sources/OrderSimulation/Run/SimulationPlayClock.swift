@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// The run's time scale makes a subscription's month last a second, and so Google's three
 /// days to acknowledge a purchase a tenth of a second of the Play side's time: slowed by
-/// ``rate``, they last a minute of the real clock, six of the reconciler's passes, as three
+/// ``rate``, they last five minutes of the real clock, thirty of the reconciler's passes, as three
 /// days hold many passes of a real server's reconciler. Once every purchase is settled the run
 /// moves the clock past them all (``advance(by:)``) rather than wait.
 ///
@@ -16,7 +16,7 @@ import Synchronization
 /// an hour long keeps every voided record within its reach.
 final class SimulationPlayClock: Sendable {
     /// How fast the clock runs against the real one.
-    static let rate = 1.0 / 600
+    static let rate = 1.0 / 3_000
 
     private struct State {
         var realStart: Date

@@ -135,17 +135,24 @@ public struct Reconciler: Sendable {
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
         var firstFailure: (any Error)?
         if let client {
-            firstFailure = try await readHistory(client, request, lease: &lease, report: &report)
-            try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
+            try await storePart(&firstFailure) {
+                let failure = try await readHistory(client, request, lease: &lease, report: &report)
+                try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
+                return failure
+            }
         }
         if let playVoids {
-            let failure = try await reconcilePlayVoids(playVoids, now: now, lease: &lease, report: &report)
-            firstFailure = firstFailure ?? failure
+            try await storePart(&firstFailure) {
+                try await reconcilePlayVoids(playVoids, now: now, lease: &lease, report: &report)
+            }
         }
         if let playAcknowledger {
-            let settled = try await playAcknowledger.settleOwed(now: now)
-            report.playUnacknowledged = settled.checked
-            report.playAcknowledged = settled.settled
+            try await storePart(&firstFailure) {
+                let settled = try await playAcknowledger.settleOwed(now: now)
+                report.playUnacknowledged = settled.checked
+                report.playAcknowledged = settled.settled
+                return nil
+            }
         }
         if let firstFailure { throw firstFailure }
         guard client != nil else { return report }
@@ -153,6 +160,22 @@ public struct Reconciler: Sendable {
             Self.checkpointName, to: request.endDate ?? 0, holding: lease)
         guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
         return report
+    }
+
+    /// Runs one part of a pass (Apple's history and subscriptions, Google's voided purchases,
+    /// Google's acknowledgements) and keeps its failure, thrown or returned, in `failure` when
+    /// none came before: the pass then fails at its end and Apple's checkpoint stays, but the
+    /// other parts still run. A store that is down must not hold back the other's work: an
+    /// App Store outage left alone would keep Google Play purchases unacknowledged until
+    /// Google refunds them on its third day. A lost lease or a cancellation ends the pass.
+    private func storePart(_ failure: inout (any Error)?, _ body: () async throws -> (any Error)?) async throws {
+        do {
+            if let error = try await body() { failure = failure ?? error }
+        } catch let error where error is CancellationError || error is ReconcilerLeaseError {
+            throw error
+        } catch {
+            failure = failure ?? error
+        }
     }
 
     /// Reads every page of Apple's notification history for `request` and processes each
