@@ -103,7 +103,7 @@ struct GooglePlayThreeDayRuleTests {
                 let acknowledging = path.hasSuffix(":consume") || path.hasSuffix(":acknowledge")
                 // Apple's API is down throughout; Google's acknowledgements until told.
                 guard
-                    path.hasPrefix("/inApps/") || (acknowledging && googleDown.load(ordering: .sequentiallyConsistent))
+                    path.contains("/inApps/") || (acknowledging && googleDown.load(ordering: .sequentiallyConsistent))
                 else { return nil }
                 return HTTPResponseData(status: 503, body: Data(#"{"errorCode":5000000,"errorMessage":"down"}"#.utf8))
             })
