@@ -87,7 +87,11 @@ extension GooglePlayDeliveryTests {
             let vip = try fixture.stack.emulator.play.purchase(
                 deviceId: "wes-pixel", PlayDevicePurchaseRequest(productId: "vip.monthly"))
             _ = try fixture.stack.emulator.play.control(deviceId: "wes-pixel", token: vip.purchaseToken, .acknowledge)
-            let (pipeline, _) = await fixture.pipeline(player: "wes", device: "wes-pixel", shape: { _ in store })
+            // A restore reads each purchase from Google in turn: past the fixture's usual 5 s on
+            // a machine the whole suite keeps busy, the pipeline would time out and restore
+            // again, and the second answer is rightly `already_owned`.
+            let (pipeline, _) = await fixture.pipeline(
+                player: "wes", device: "wes-pixel", timeout: 60, shape: { _ in store })
             try await pipeline.start()
             guard case .delivered = try await pipeline.purchase(productId: "levelpack1") else {
                 Issue.record("the level pack was not delivered")

@@ -111,11 +111,13 @@ struct GooglePlayRestoreTests {
 extension ServerFixture {
     /// Restores Google Play purchases (product id, purchase token) as `player`.
     func restorePlay(_ player: String, _ purchases: [(String, String)]) async throws -> RestoreReply {
+        // A restore reads every purchase from Google, one after another: on a machine the
+        // whole suite keeps busy that outlasted the usual 30 s.
+        let body = try JSONEncoder().encode([
+            "googlePlay": purchases.map { GooglePlayReport(productId: $0.0, purchaseToken: $0.1) }
+        ])
         let answer = try await send(
-            .post, "/v1/purchases/restore", credential: token(player),
-            json: [
-                "googlePlay": purchases.map { GooglePlayReport(productId: $0.0, purchaseToken: $0.1) }
-            ])
+            .post, "/v1/purchases/restore", credential: token(player), body: body, timeout: .seconds(120))
         guard answer.status == 200 else { throw FixtureError("restore failed: \(answer)") }
         return try answer.decode(RestoreReply.self)
     }
