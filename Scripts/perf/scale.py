@@ -371,6 +371,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", help="folder for logs (default: a temporary one, removed)")
     arguments = parser.parse_args()
+    # The servers run in the work folder: a path relative to here must still name the binary.
+    arguments.storekeeper = str(Path(arguments.storekeeper).resolve())
     random.seed(arguments.seed)
     workdir = Path(arguments.out or tempfile.mkdtemp(prefix="scale-"))
     workdir.mkdir(parents=True, exist_ok=True)
