@@ -105,6 +105,11 @@ struct GooglePlayRestoreTests {
             json: ["googlePlay": [GooglePlayReport(productId: "vip.monthly", purchaseToken: "a b\n", orderId: nil)]])
         #expect(badToken.status == 400, "\(badToken)")
         #expect(badToken.code == "invalid_identifier")
+        // A field sent as null is not a field left out (schemathesis found this one accepted).
+        let null = try await fixture.send(
+            .post, "/v1/purchases/restore", credential: fixture.token("alice"),
+            body: Data(#"{"googlePlay": null, "receipt": "0", "transactionIds": ["0"]}"#.utf8))
+        #expect(null.status == 400, "\(null)")
     }
 }
 

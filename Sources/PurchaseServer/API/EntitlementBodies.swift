@@ -87,6 +87,27 @@ struct RestoreRequest: Codable, Hashable, Sendable {
     /// The most transactions one restore may report of each kind.
     static let maximumCount = 100
 
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case signedTransactions, receipt, transactionIds, googlePlay
+    }
+
+    /// Decodes the body; a field sent as `null` is refused as the wrong type rather than read
+    /// as absent (`{"googlePlay": null, "receipt": …}` is no request the API describes).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for key in CodingKeys.allCases where container.contains(key) {
+            guard try !container.decodeNil(forKey: key) else {
+                throw DecodingError.valueNotFound(
+                    Any.self,
+                    .init(codingPath: [key], debugDescription: "\(key.stringValue) is null; leave it out instead"))
+            }
+        }
+        signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions)
+        receipt = try container.decodeIfPresent(String.self, forKey: .receipt)
+        transactionIds = try container.decodeIfPresent([String].self, forKey: .transactionIds)
+        googlePlay = try container.decodeIfPresent([GooglePlayReport].self, forKey: .googlePlay)
+    }
+
     /// One transaction the device reports.
     enum Item: Hashable, Sendable {
         case signed(String)
