@@ -169,11 +169,7 @@ struct GooglePlayPurchaseTests {
                 guard failing.load(ordering: .sequentiallyConsistent), request.url.path.hasSuffix(":consume") else {
                     return nil
                 }
-                return HTTPResponseData(
-                    status: 503,
-                    body: Data(
-                        #"{"error":{"code":503,"message":"The service is currently unavailable.","status":"UNAVAILABLE"}}"#
-                            .utf8))
+                return HTTPResponseData.googleUnavailable
             })
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
@@ -312,4 +308,13 @@ extension ServerFixture {
         return try emulator.play.productPurchase(
             packageName: emulator.play.packageName, productId: productId, token: bought.purchaseToken)
     }
+}
+
+extension HTTPResponseData {
+    /// Google's answer from a backend that cannot serve the request now (503 `UNAVAILABLE`),
+    /// for interceptors that make Google fail.
+    static let googleUnavailable = HTTPResponseData(
+        status: 503,
+        body: Data(
+            #"{"error":{"code":503,"message":"The service is currently unavailable.","status":"UNAVAILABLE"}}"#.utf8))
 }

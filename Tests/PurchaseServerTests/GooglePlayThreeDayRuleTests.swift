@@ -45,11 +45,7 @@ struct GooglePlayThreeDayRuleTests {
                 guard googleDown.load(ordering: .sequentiallyConsistent),
                     path.hasSuffix(":consume") || path.hasSuffix(":acknowledge")
                 else { return nil }
-                return HTTPResponseData(
-                    status: 503,
-                    body: Data(
-                        #"{"error":{"code":503,"message":"The service is currently unavailable.","status":"UNAVAILABLE"}}"#
-                            .utf8))
+                return HTTPResponseData.googleUnavailable
             })
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
