@@ -14,7 +14,7 @@ For every ledger and size it:
   4. times every admin read and console page on players, orders and transactions sampled
      from the ledger, the whale's timeline paged to its end, and reconciler passes (the
      console's "check now"), and reports p50/p99 for each;
-  5. stops the server.
+  5. stops the server and removes the ledger (`--keep-ledgers` keeps it).
 The floors (a P-256 verify from `storekeeper bench`, SQLite's and PostgreSQL's own
 single-row insert rates) are measured once at the start of the run.
 
@@ -152,6 +152,14 @@ class Ledger:
             self.database = f"scale_{size}"
             postgres.psql("postgres", f"CREATE DATABASE {self.database}")
             self.url = postgres.url(self.database)
+
+    def remove(self) -> None:
+        """Frees the ledger's disk: ten million purchases take tens of gigabytes."""
+        if self.kind == "sqlite":
+            for path in glob.glob(f"{self.path}*"):
+                os.remove(path)
+        else:
+            self.postgres.psql("postgres", f"DROP DATABASE {self.database}")
 
     def bytes_on_disk(self) -> int:
         if self.kind == "sqlite":
@@ -356,6 +364,8 @@ def measure(arguments, kind: str, size: int, workdir: Path, postgres) -> dict:
             row["serverRSSKilobytes"] = int(re.search(r"VmRSS:\s+(\d+)", status.read())[1])
     finally:
         server.stop()
+        if not arguments.keep_ledgers:
+            ledger.remove()
     row["failures"] = failures
     log(json.dumps(row))
     return row
@@ -370,6 +380,8 @@ def main() -> int:
     parser.add_argument("--prepared", type=int, default=4000, help="purchases of the c=32 load test (a quarter at c=1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", help="folder for logs (default: a temporary one, removed)")
+    parser.add_argument("--keep-ledgers", action="store_true",
+                        help="keep each ledger after its row (by default it is removed to free the disk)")
     arguments = parser.parse_args()
     # The servers run in the work folder: a path relative to here must still name the binary.
     arguments.storekeeper = str(Path(arguments.storekeeper).resolve())

@@ -30,21 +30,31 @@ struct BulkRows: Sendable {
         precondition(row.count == columns.count, "\(table): \(row.count) values for \(columns.count) columns")
         values.append(contentsOf: row)
     }
-
-    /// Forgets the gathered rows, keeping the storage for the next batch.
-    mutating func removeAll() { values.removeAll(keepingCapacity: true) }
 }
 
 /// A store that takes rows in bulk, past the ledger's rules: for filling a ledger with
 /// generated history (``HistoryFill``), never for serving. SQLite inserts them with
 /// prepared statements in one transaction; PostgreSQL copies them (`COPY … FROM STDIN`).
+///
+/// A fill drops the secondary indexes of the tables it loads first and builds them again at
+/// its end (``beginBulkLoad(of:)``, ``finishBulkLoad(rebuilding:)``): one sorted build of an
+/// index costs far less than millions of inserts at random places in it. The unique
+/// indexes stay, and with them every check the rows meet during the load.
 protocol BulkLoading: LedgerStore {
     /// Whether the ledger holds any order or purchase.
     func holdsHistory() async throws -> Bool
 
+    /// Readies the ledger for loads into `tables`: drops their non-unique indexes and
+    /// returns the statements that undo what it did, the indexes' `CREATE` statements first.
+    func beginBulkLoad(of tables: [String]) async throws -> [String]
+
     /// Writes every row of `tables`, in order (a table another references comes first), in
     /// one transaction.
     func bulkLoad(_ tables: [BulkRows]) async throws
+
+    /// Runs the statements ``beginBulkLoad(of:)`` returned: builds the indexes it dropped
+    /// and leaves the ledger as a served one expects it.
+    func finishBulkLoad(rebuilding statements: [String]) async throws
 }
 
 extension BulkLoading where Self: SQLLedgerStore {

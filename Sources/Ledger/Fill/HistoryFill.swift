@@ -9,8 +9,9 @@ import Foundation
 ///
 /// It writes through the ledger's own schema (``LedgerStore/migrate()`` first) but past its
 /// rules, in bulk (``BulkLoading``: SQLite's prepared inserts in large transactions,
-/// PostgreSQL's `COPY`), into a ledger it expects empty: run it on a new database, never a
-/// served one.
+/// PostgreSQL's `COPY`; the non-unique indexes built once at the end), into a ledger it
+/// expects empty: run it on a new database, never a served one, and throw away one whose
+/// fill failed (it may lack indexes).
 public enum HistoryFill {
     /// Purchases gathered before a batch is written.
     static let batchPurchases = 20_000
@@ -41,9 +42,12 @@ public enum HistoryFill {
         }
         var generator = HistoryGenerator(random: random, products: products, now: now)
         var batch = HistoryFillBatch()
+        let restore = try await loader.beginBulkLoad(of: batch.tables.map(\.table))
         var written = 0
         var player = 0
         let whale = Self.whalePurchases(of: purchases)
+        // The database writes one batch while the next is generated.
+        var loading: Task<Void, any Error>?
         while written < purchases {
             let count = player == 0 ? whale : min(purchases - written, generator.purchaseCount(below: whale))
             let before = generator.summary.purchases
@@ -51,10 +55,14 @@ public enum HistoryFill {
             written += generator.summary.purchases - before
             player += 1
             if batch.purchases.count >= batchPurchases || written >= purchases {
-                try await loader.bulkLoad(batch.tables)
-                batch.removeAll()
+                try await loading?.value
+                let tables = batch.tables
+                loading = Task { try await loader.bulkLoad(tables) }
+                batch = HistoryFillBatch()
             }
         }
+        try await loading?.value
+        try await loader.finishBulkLoad(rebuilding: restore)
         var summary = generator.summary
         let elapsed = ContinuousClock.now - started
         summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -30,22 +30,4 @@ struct HistoryFillBatch: Sendable {
             consents, audit,
         ]
     }
-
-    /// Rows gathered in all tables.
-    var rowCount: Int { tables.reduce(0) { $0 + $1.count } }
-
-    /// Forgets the gathered rows, keeping the storage.
-    mutating func removeAll() {
-        orders.removeAll()
-        purchases.removeAll()
-        ledgerEntries.removeAll()
-        balances.removeAll()
-        outbox.removeAll()
-        refundNotices.removeAll()
-        history.removeAll()
-        notifications.removeAll()
-        entitlements.removeAll()
-        consents.removeAll()
-        audit.removeAll()
-    }
 }

@@ -450,17 +450,24 @@ struct HistoryGenerator<Random: RandomNumberGenerator> {
             ? .clientSignedTransaction : draw < 0.96 ? .notification : draw < 0.99 ? .reconciler : .clientReceipt
     }
 
-    /// A lowercase UUID (version 4) from the generator.
+    /// A lowercase UUID (version 4) from the generator, written digit by digit: a fill
+    /// makes millions.
     private mutating func uuid() -> String {
-        let digits = Array(Self.hex16(random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x4000) + Self.hex16(random.next()))
-        return String(digits[0..<8]) + "-" + String(digits[8..<12]) + "-" + String(digits[12..<16]) + "-"
-            + String(digits[16..<20]) + "-" + String(digits[20..<32])
-    }
-
-    /// `value` as 16 lowercase hex digits.
-    private static func hex16(_ value: UInt64) -> String {
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        let words = (random.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x4000, random.next())
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var written = 0
+            for digit in 0..<32 {
+                if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                    text[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                let nibble = UInt8(
+                    truncatingIfNeeded: (digit < 16 ? words.0 : words.1) >> UInt64(60 - 4 * (digit % 16)) & 0xF)
+                text[written] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                written += 1
+            }
+            return written
+        }
     }
 
     /// The next App Store transaction id: 16 digits, unique in the fill.

@@ -1,9 +1,52 @@
 import PostgresNIO
 
 extension PostgresLedgerStore: BulkLoading {
-    /// Copies every table's rows (`COPY … FROM STDIN`, text format) in one transaction.
+    /// Drops the non-unique indexes of `tables` in one transaction and returns their
+    /// definitions (`pg_get_indexdef`), then a `VACUUM (ANALYZE)` of the tables: a filled
+    /// ledger is left as an old one is kept, its pages marked visible and its statistics the
+    /// planner's, so that autovacuum does not start on it while it is measured.
+    func beginBulkLoad(of tables: [String]) async throws -> [String] {
+        let placeholders = Array(repeating: "?", count: tables.count).joined(separator: ", ")
+        let indexes = LedgerStatement(
+            """
+            SELECT ix.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+            FROM pg_index i
+            JOIN pg_class ix ON ix.oid = i.indexrelid
+            JOIN pg_class tb ON tb.oid = i.indrelid
+            WHERE tb.relnamespace = to_regnamespace(current_schema())
+              AND tb.relname IN (\(placeholders)) AND NOT i.indisunique
+            ORDER BY ix.relname
+            """, tables.map { .text($0) })
+        let found = try await read(
+            .rows(indexes) { row in (name: try row.requiredText("name"), definition: try row.requiredText("definition"))
+            })
+        try await transaction { connection in
+            for index in found {
+                try await connection.run(LedgerStatement("DROP INDEX \"\(index.name)\""), logger: self.logger)
+            }
+        }
+        return found.map(\.definition) + ["VACUUM (ANALYZE) " + tables.joined(separator: ", ")]
+    }
+
+    /// Runs `statements` in order on one connection, each committing by itself (`VACUUM`
+    /// cannot run in a transaction), with room to sort an index in memory
+    /// (`maintenance_work_mem`, set back after).
+    func finishBulkLoad(rebuilding statements: [String]) async throws {
+        try await onConnection { connection in
+            try await connection.run(LedgerStatement("SET maintenance_work_mem = '512MB'"), logger: self.logger)
+            for statement in statements {
+                try await connection.run(LedgerStatement(statement), logger: self.logger)
+            }
+            try await connection.run(LedgerStatement("RESET maintenance_work_mem"), logger: self.logger)
+        }
+    }
+
+    /// Copies every table's rows (`COPY … FROM STDIN`, text format) in one transaction,
+    /// which does not wait for the disk at its commit (`synchronous_commit = off`: a fill
+    /// cut short is thrown away whole).
     func bulkLoad(_ tables: [BulkRows]) async throws {
         try await transaction { connection in
+            try await connection.run(LedgerStatement("SET LOCAL synchronous_commit = off"), logger: self.logger)
             for rows in tables where rows.count > 0 {
                 try await connection.copyFrom(table: rows.table, columns: rows.columns, logger: self.logger) { writer in
                     var buffer = ByteBuffer()

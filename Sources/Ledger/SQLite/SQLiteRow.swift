@@ -109,7 +109,7 @@ extension Database {
     }
 
     /// Binds `text` with its byte length (a NUL inside it is kept, not taken for its end).
-    private static func bind(_ text: String, at index: Int32, to handle: SQLiteStatement) -> Int32 {
+    static func bind(_ text: String, at index: Int32, to handle: SQLiteStatement) -> Int32 {
         var text = text
         return text.withUTF8 { bytes in
             guard let start = bytes.baseAddress, bytes.count > 0 else {
@@ -126,7 +126,7 @@ extension Database {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// SQLite's error for a failed call, as GRDB reports it.
-    private func error(_ code: Int32, _ statement: LedgerStatement) -> DatabaseError {
+    func error(_ code: Int32, _ statement: LedgerStatement) -> DatabaseError {
         DatabaseError(
             resultCode: ResultCode(rawValue: code),
             message: sqlite3_errmsg(sqliteConnection).map { String(cString: $0) },
