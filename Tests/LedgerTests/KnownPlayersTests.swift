@@ -39,6 +39,39 @@ struct KnownPlayersTests {
         }
     }
 
+    /// `pg_trgm` is a trusted extension: the database's owner may create it, a role that may
+    /// only create tables may not, and then the migration says so and applies nothing of
+    /// version 14.
+    @Test("PostgreSQL: a role that may not create pg_trgm is told so; the database's owner may")
+    func trigramExtensionNeedsTheRight() async throws {
+        let database = try await PostgresCluster.shared.createDatabase()
+        let role = "ledger_tables_only_\(UUID().uuidString.prefix(8).lowercased())"
+        try await PostgresCluster.shared.execute(database: "postgres", "CREATE ROLE \(role) LOGIN")
+        try await PostgresCluster.shared.execute(database: database.name, "GRANT CREATE ON SCHEMA public TO \(role)")
+        let url = database.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(role)@")
+        let store = try #require(try makeLedgerStore(url: url) as? any SQLLedgerStore)
+        do {
+            let error = await #expect(throws: LedgerError.self) { try await store.migrate() }
+            guard case .databaseFeatureMissing(let detail) = error else {
+                Issue.record("migrating without the right to create pg_trgm threw \(String(describing: error))")
+                try await store.close()
+                return
+            }
+            #expect(detail.contains("pg_trgm") && detail.contains("42501"), "\(detail)")
+            #expect(try await store.appliedMigrations() == Array(1...13))
+            try await PostgresCluster.shared.execute(
+                database: "postgres", "ALTER DATABASE \(database.name) OWNER TO \(role)")
+            try await store.migrate()
+            #expect(try await store.appliedMigrations() == Array(1...14))
+            _ = try await store.createOrder(Fixture.order(player: "Trigram-Owner"))
+            #expect(try await store.players(resembling: "gram-o", limit: 5) == ["Trigram-Owner"])
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
     /// An order left open, a delivery by order, one without an order and refunded, a staff
     /// grant to a player with nothing else, and a spend: each for a player of its own (ids
     /// ending in `suffix`).
