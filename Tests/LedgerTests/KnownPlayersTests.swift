@@ -39,6 +39,67 @@ struct KnownPlayersTests {
         }
     }
 
+    /// PostgreSQL creates the triggers first and backfills after their transaction committed:
+    /// a delivery in flight when migration 14 starts (its purchase written, before any
+    /// trigger existed) holds the migration at `CREATE TRIGGER … ON purchases`, commits
+    /// untracked, and the backfill, which runs after, records its player.
+    @Test("PostgreSQL: the player of a delivery in flight when migration 14 starts is recorded")
+    func inFlightPlayerIsBackfilled() async throws {
+        let database = try await PostgresCluster.shared.createDatabase()
+        let chain = Fixture.transactionId()
+        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let store = try PostgresLedgerStore(
+            url: database.url,
+            hook: { point in
+                guard point == .entitlementRead(originalTransactionId: chain) else { return }
+                reachedSignal.yield()
+                for await _ in release { return }
+            })
+        try await store.migrate(through: 13)
+        _ = try await store.createOrder(Fixture.order(player: "before"))
+        let paused = Task { try await store.deliver(EntitlementFixture.renewal(chain, period: 0, player: "in-flight")) }
+        var reachedPoint = reached.makeAsyncIterator()
+        _ = await reachedPoint.next()
+        let migration = Task { try await store.migrate() }
+        do {
+            try await Self.waitUntilTheMigrationWaits(store)
+            #expect(try await store.appliedMigrations().last == 13)
+            releaseSignal.yield()
+            _ = try await paused.value
+            try await migration.value
+            _ = try await store.deliver(Fixture.delivery(player: "after"))
+            let known = try await Self.players(store, "SELECT player_id FROM known_players")
+            #expect(known == ["after", "before", "in-flight"])
+            #expect(known == (try await Self.players(store, Self.union)))
+            try await store.close()
+        } catch {
+            releaseSignal.yield()
+            _ = try? await paused.value
+            _ = try? await migration.value
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// Polls until migration 14's `CREATE TRIGGER` waits for a lock (how long it takes does
+    /// not matter: nothing moves the paused delivery on until the test does).
+    private static func waitUntilTheMigrationWaits(_ store: PostgresLedgerStore) async throws {
+        let waiting = LedgerStatement(
+            """
+            SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
+            AND wait_event_type = 'Lock' AND query LIKE 'CREATE OR REPLACE TRIGGER%'
+            """)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("migration 14 did not wait for the delivery within 60 s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// `pg_trgm` is a trusted extension: the database's owner may create it, a role that may
     /// only create tables may not, and then the migration says so and applies nothing of
     /// version 14.
