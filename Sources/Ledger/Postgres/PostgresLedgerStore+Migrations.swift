@@ -108,7 +108,7 @@ extension PostgresLedgerStore {
             let message = error.serverInfo?[.message] ?? ""
             throw LedgerError.databaseFeatureMissing(
                 "PostgreSQL extension \(name) (\(error.sqlState ?? ""): \(message)): the server must have it installed "
-                    + "(Debian's postgresql-contrib; it ships with PostgreSQL 15), and the ledger's role must own the "
+                    + "(PostgreSQL's contrib modules: Debian's postgresql-15 holds them), and the ledger's role must own the "
                     + "database or have CREATE on it (\(name) is a trusted extension), or a superuser creates it "
                     + "once: CREATE EXTENSION \(name)")
         }
