@@ -60,8 +60,9 @@ extension LedgerSQL {
     ///
     /// Only the players whose ids hold the query's trigrams are read: on PostgreSQL through
     /// `known_players_trigrams`, which serves `LIKE` on exactly this `lower(…)` (the pattern's
-    /// `%`, `_` and `\` escaped by `\`, PostgreSQL's default escape); a query of one or two
-    /// characters has no trigram and reads the whole index. On SQLite through the FTS5 table
+    /// `%`, `_` and `\` escaped by `\`, PostgreSQL's default escape); a query whose letters
+    /// and digits give no trigram (`er`, `-_-`: `pg_trgm` takes trigrams of words only)
+    /// reads the whole index. On SQLite through the FTS5 table
     /// `known_players_search` with a phrase query (its trigram tokenizer folds case beyond
     /// ASCII, so it finds a superset, which `instr` narrows to the same players); a query of
     /// one or two characters, which the tokenizer cannot serve, walks `known_players`.
