@@ -133,9 +133,10 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
                 sql: "CREATE VIRTUAL TABLE temp.storekeeper_trigram_check USING fts5(x, tokenize = 'trigram')")
             try db.execute(sql: "DROP TABLE temp.storekeeper_trigram_check")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"
             throw LedgerError.databaseFeatureMissing(
-                "SQLite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "") lacks FTS5's trigram tokenizer (\(error.message ?? "")): "
-                    + "the ledger's player search needs SQLite 3.34 or later built with FTS5")
+                "SQLite \(version) lacks FTS5's trigram tokenizer (\(error.message ?? "")): the ledger's player "
+                    + "search needs SQLite 3.34 or later built with FTS5")
         }
     }
 
