@@ -23,6 +23,7 @@ struct FrozenMigrationTests {
         11: 0xc1fd_5bb0_0142_adb5,
         12: 0x3511_339b_70f3_a726,
         13: 0xd59b_cb7a_3b07_284a,
+        14: 0x4423_4c54_2212_eb94,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")
@@ -39,7 +40,8 @@ struct FrozenMigrationTests {
 
     /// FNV-1a over the statements' UTF-8, each followed by a zero byte, and a separator
     /// between the SQLite and the PostgreSQL lists (and, when it has any, before the
-    /// PostgreSQL indexes built concurrently).
+    /// PostgreSQL indexes built concurrently, and before its PostgreSQL extensions and
+    /// backfills and its SQLite feature check).
     private static func fingerprint(_ migration: LedgerMigration) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
@@ -61,6 +63,16 @@ struct FrozenMigrationTests {
                 index.createStatement.utf8.forEach(add)
                 add(0)
             }
+        }
+        if !migration.postgresExtensions.isEmpty || !migration.postgresBackfills.isEmpty
+            || migration.sqliteNeedsTrigramSearch
+        {
+            add(0xfd)
+            for statement in migration.postgresExtensions + migration.postgresBackfills.map(\.batch) {
+                statement.utf8.forEach(add)
+                add(0)
+            }
+            add(migration.sqliteNeedsTrigramSearch ? 1 : 0)
         }
         return hash
     }

@@ -110,7 +110,7 @@ struct RollingUpgradeTests {
                 let allowed = [
                     "CREATE TABLE ", "CREATE INDEX ", "CREATE UNIQUE INDEX ", "CREATE OR REPLACE FUNCTION ",
                     "CREATE FUNCTION ", "CREATE TRIGGER ", "UPDATE ", "INSERT INTO ", "INSERT OR IGNORE INTO ",
-                    "ALTER TABLE ",
+                    "ALTER TABLE ", "CREATE OR REPLACE TRIGGER ", "CREATE VIRTUAL TABLE ",
                 ]
                 #expect(allowed.contains { text.hasPrefix($0) }, "migration \(version): \(text.prefix(80))")
                 guard text.hasPrefix("ALTER TABLE ") else { continue }

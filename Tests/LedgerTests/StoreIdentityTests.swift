@@ -49,7 +49,7 @@ struct StoreIdentityTests {
                             """, [.text(UUID().uuidString), .text(coins), .timestamp(now), .timestamp(now)]))
                 })
         try await store.migrate()
-        #expect(try await store.appliedMigrations().last == 13)
+        #expect(try await store.appliedMigrations().last == LedgerSchema.newestVersion)
 
         let purchase = try #require(try await store.purchase(store: .appStore, transactionId: coins))
         #expect(purchase.store == .appStore && purchase.grants == ["coins": 100])

@@ -41,6 +41,10 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
     /// this build knows (`newestKnown`): a newer `storekeeper` upgraded it. Nothing was
     /// changed; run that release or a newer one.
     case schemaNewerThanBuild(version: Int64, newestKnown: Int64)
+    /// The database lacks something a migration needs (SQLite's FTS5 `trigram` tokenizer,
+    /// PostgreSQL's `pg_trgm` or the right to create it); `detail` says what and how to
+    /// provide it. Nothing of that migration was applied.
+    case databaseFeatureMissing(String)
     /// The database cannot serve now through no fault of the operation (a full disk, an I/O
     /// error, a read-only or unopenable file, an unreachable server); nothing was written,
     /// and the same operation succeeds once operators fixed the fault. `detail` is the
@@ -87,6 +91,7 @@ public enum LedgerError: Error, Hashable, CustomStringConvertible {
         case .schemaNewerThanBuild(let version, let newestKnown):
             "the ledger's schema is version \(version), newer than this storekeeper knows (\(newestKnown)): "
                 + "a newer release upgraded it; run that release or a newer one (docs/deploy.md, \"Upgrades\")"
+        case .databaseFeatureMissing(let detail): "the database lacks what the ledger's schema needs: \(detail)"
         case .storageUnavailable(let fault, let detail): "storage unavailable (\(fault.rawValue)): \(detail)"
         }
     }

@@ -76,18 +76,52 @@ extension PostgresLedgerStore {
                 [.integer(migration.version), .text(migration.name), .timestamp(applied)]
             )
             try await inTransaction(on: connection) { connection in
+                for name in migration.postgresExtensions {
+                    try await self.createExtension(name, on: connection)
+                }
                 for sql in migration.postgres {
                     try await connection.run(LedgerStatement(sql), logger: self.logger)
                 }
-                if concurrent.isEmpty {
+                if concurrent.isEmpty && migration.postgresBackfills.isEmpty {
                     try await connection.run(record, logger: self.logger)
                 }
             }
-            guard !concurrent.isEmpty else { continue }
+            guard !concurrent.isEmpty || !migration.postgresBackfills.isEmpty else { continue }
+            for backfill in migration.postgresBackfills {
+                try await run(backfill, on: connection)
+            }
             for index in concurrent {
                 try await build(index, on: connection)
             }
             try await connection.run(record, logger: logger)
+        }
+    }
+
+    /// Creates the extension `name` unless the database has it, or throws
+    /// ``LedgerError/databaseFeatureMissing(_:)`` saying why it cannot.
+    private func createExtension(_ name: String, on connection: PostgresConnection) async throws {
+        do {
+            try await connection.run(LedgerStatement("CREATE EXTENSION IF NOT EXISTS \(name)"), logger: logger)
+        } catch let error as PSQLError where ["42501", "58P01", "0A000"].contains(error.sqlState) {
+            // Not permitted (42501), not installed (58P01: no control file), not available
+            // (0A000): anything else, such as a deadlock to retry, is passed through.
+            let message = error.serverInfo?[.message] ?? ""
+            throw LedgerError.databaseFeatureMissing(
+                "PostgreSQL extension \(name) (\(error.sqlState ?? ""): \(message)): the server must have it installed "
+                    + "(PostgreSQL's contrib modules: Debian's postgresql-15 holds them), and the ledger's role must own the "
+                    + "database or have CREATE on it (\(name) is a trusted extension), or a superuser creates it "
+                    + "once: CREATE EXTENSION \(name)")
+        }
+    }
+
+    /// Runs `backfill` batch after batch, each in a transaction of its own, until a batch
+    /// takes no key past the one it started from.
+    private func run(_ backfill: LedgerMigration.Backfill, on connection: PostgresConnection) async throws {
+        var from = ""
+        while true {
+            let rows = try await connection.rows(LedgerStatement(backfill.batch, [.text(from)]), logger: logger)
+            guard let last = try rows.first?.text("last"), last != from else { return }
+            from = last
         }
     }
 

@@ -111,6 +111,7 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
             )
             let done = Set(try Int64.fetchAll(db, sql: "SELECT version FROM schema_migrations"))
             for migration in try LedgerSchema.pending(applied: done) where migration.version <= version {
+                if migration.sqliteNeedsTrigramSearch { try Self.checkTrigramSearch(db) }
                 for sql in migration.sqlite {
                     try db.execute(sql: sql)
                 }
@@ -121,6 +122,21 @@ public final class SQLiteLedgerStore: SQLLedgerStore {
                     )
                 )
             }
+        }
+    }
+
+    /// Throws ``LedgerError/databaseFeatureMissing(_:)`` unless the linked SQLite has FTS5
+    /// with its `trigram` tokenizer: creates (and drops) a temporary table that uses it.
+    private static func checkTrigramSearch(_ db: Database) throws {
+        do {
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE temp.storekeeper_trigram_check USING fts5(x, tokenize = 'trigram')")
+            try db.execute(sql: "DROP TABLE temp.storekeeper_trigram_check")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            let version = try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?"
+            throw LedgerError.databaseFeatureMissing(
+                "SQLite \(version) lacks FTS5's trigram tokenizer (\(error.message ?? "")): the ledger's player "
+                    + "search needs SQLite 3.34 or later built with FTS5")
         }
     }
 

@@ -15,6 +15,19 @@ struct LedgerMigration: Sendable {
     /// last one is valid. A migration with any must keep ``postgres`` safe to run again (a
     /// crash between the two leaves the version unrecorded).
     var postgresConcurrentIndexes: [ConcurrentIndex] = []
+    /// The PostgreSQL extensions ``postgres`` needs, created first in its transaction
+    /// (`CREATE EXTENSION IF NOT EXISTS`); a server without one, or a role that may not
+    /// create it, stops the migration with ``LedgerError/databaseFeatureMissing(_:)``.
+    var postgresExtensions: [String] = []
+    /// Backfills PostgreSQL runs after ``postgres`` committed and before
+    /// ``postgresConcurrentIndexes`` are built, each in batches of their own transactions (see
+    /// ``Backfill``), so that no long transaction holds the rows it writes. The version is
+    /// recorded after them, and a crash runs them again: they must be safe to repeat.
+    var postgresBackfills: [Backfill] = []
+    /// Whether ``sqlite`` needs FTS5 and its `trigram` tokenizer (SQLite 3.34 or later built
+    /// with FTS5): the runner checks first and stops with
+    /// ``LedgerError/databaseFeatureMissing(_:)`` when they are missing.
+    var sqliteNeedsTrigramSearch = false
 
     /// An index on a large PostgreSQL table, built without blocking writes.
     struct ConcurrentIndex: Sendable {
@@ -25,5 +38,15 @@ struct LedgerMigration: Sendable {
 
         /// The statement that builds it; a valid index of that name already there is kept.
         var createStatement: String { "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(name) \(definition)" }
+    }
+
+    /// A backfill that walks a large table in key order, one batch per transaction.
+    struct Backfill: Sendable {
+        /// One batch: takes the greatest key of the batch before (`''` for the first) as its
+        /// one argument, writes the rows of a bounded number of keys from that key on (the key
+        /// itself included) and answers one row, `last`: the greatest key it took (NULL when
+        /// none). The backfill ends with a batch whose `last` is NULL or the key it started
+        /// from.
+        var batch: String
     }
 }

@@ -21,11 +21,13 @@
 /// - `spends` (version 10): see ``spends``.
 /// - `refund_notices` (version 11): see ``refundNotices``.
 /// - Indexes for a ledger with years of history (version 13): see ``historyIndexes``.
+/// - `known_players` and its trigram index (version 14): see ``knownPlayers``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
+        knownPlayers,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

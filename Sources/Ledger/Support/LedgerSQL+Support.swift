@@ -47,43 +47,79 @@ extension LedgerSQL {
         )
     }
 
-    /// The players the support reads know: those with an order, a purchase or a balance.
-    private static let knownPlayers = """
-        (SELECT player_id FROM orders UNION SELECT player_id FROM purchases
-         UNION SELECT player_id FROM balances) AS known
-        """
-
     /// `player_id` in byte order on both databases.
     private static func byteOrder(_ dialect: Dialect) -> String {
         dialect == .postgres ? "player_id COLLATE \"C\"" : "player_id"
     }
 
-    /// Player ids (of orders, purchases and balances) whose ASCII-lowercased form contains
-    /// `folded` (already ASCII-lowercased): equal first, then starting with it, then shorter
-    /// first, then in byte order; at most `limit`. PostgreSQL's `lower` under the "C"
-    /// collation folds ASCII letters only, as SQLite's does.
+    /// Player ids (of orders, purchases and balances: `known_players`,
+    /// ``LedgerSchema/knownPlayers``) whose ASCII-lowercased form contains `folded` (already
+    /// ASCII-lowercased): equal first, then starting with it, then shorter first, then in
+    /// byte order; at most `limit`. PostgreSQL's `lower` under the "C" collation folds ASCII
+    /// letters only, as SQLite's does.
+    ///
+    /// Only the players whose ids hold the query's trigrams are read: on PostgreSQL through
+    /// `known_players_trigrams`, which serves `LIKE` on exactly this `lower(…)` (the pattern's
+    /// `%`, `_` and `\` escaped by `\`, PostgreSQL's default escape); a query whose letters
+    /// and digits give no trigram (`er`, `-_-`: `pg_trgm` takes trigrams of words only)
+    /// reads the whole index. On SQLite through the FTS5 table
+    /// `known_players_search` with a phrase query (its trigram tokenizer folds case beyond
+    /// ASCII, so it finds a superset, which `instr` narrows to the same players); a query of
+    /// one or two characters, which the tokenizer cannot serve, walks `known_players`.
     static func players(containing folded: String, limit: Int, dialect: Dialect) -> LedgerStatement {
         let lowered = dialect == .postgres ? "lower(player_id COLLATE \"C\")" : "lower(player_id)"
         let position = dialect == .postgres ? "strpos(\(lowered), ?)" : "instr(\(lowered), ?)"
+        let source: String
+        let filter: String
+        let filterArguments: [SQLArgument]
+        switch dialect {
+        case .postgres:
+            source = "known_players"
+            filter = "\(lowered) LIKE ?"
+            filterArguments = [.text("%" + escaping(["\\", "%", "_"], with: "\\", in: folded) + "%")]
+        case .sqlite where folded.unicodeScalars.count >= 3:
+            source = "known_players_search"
+            filter = "known_players_search MATCH ? AND \(position) > 0"
+            let phrase = "\"" + escaping(["\""], with: "\"", in: folded) + "\""  // `"` doubled in an FTS5 string
+            filterArguments = [.text(phrase), .text(folded)]
+        case .sqlite:
+            source = "known_players"
+            filter = "\(position) > 0"
+            filterArguments = [.text(folded)]
+        }
         return LedgerStatement(
             """
-            SELECT player_id FROM \(knownPlayers)
-            WHERE \(position) > 0
+            SELECT player_id FROM \(source)
+            WHERE \(filter)
             ORDER BY CASE WHEN \(lowered) = ? THEN 0 WHEN \(position) = 1 THEN 1 ELSE 2 END,
                 length(player_id), \(byteOrder(dialect))
             LIMIT ?
             """,
-            [.text(folded), .text(folded), .text(folded), .integer(Int64(limit))]
+            filterArguments + [.text(folded), .text(folded), .integer(Int64(limit))]
         )
     }
 
+    /// `text` with each of `scalars` preceded by `escape`, scalar by scalar (a `%` that a
+    /// combining mark follows is escaped too, though it is part of a longer character).
+    private static func escaping(_ scalars: Set<Unicode.Scalar>, with escape: Unicode.Scalar, in text: String)
+        -> String
+    {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalars.contains(scalar) { escaped.append(escape) }
+            escaped.append(scalar)
+        }
+        return String(escaped)
+    }
+
     /// Up to `limit` player ids with a character outside ASCII (more bytes than
-    /// characters), in byte order. Players are those of ``players(containing:limit:dialect:)``.
+    /// characters), in byte order, through the partial index `known_players_outside_ascii`
+    /// (only those ids). Players are those of ``players(containing:limit:dialect:)``.
     static func players(outsideASCIILimit limit: Int, dialect: Dialect) -> LedgerStatement {
         let bytes = dialect == .postgres ? "octet_length(player_id)" : "length(CAST(player_id AS BLOB))"
         return LedgerStatement(
             """
-            SELECT player_id FROM \(knownPlayers)
+            SELECT player_id FROM known_players
             WHERE length(player_id) <> \(bytes)
             ORDER BY \(byteOrder(dialect))
             LIMIT ?
