@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LedgerTestSupport
 import Testing
 
@@ -66,6 +67,43 @@ struct HistoryFillTests {
                 Fixture.delivery(transactionId: "9000000000000001", player: summary.whale, grants: ["coins": 100]))
             #expect(delivered.isFirstDelivery)
             #expect(try await store.wallet(playerId: summary.whale)["coins"] == wallet["coins", default: 0] + 100)
+        }
+    }
+
+    /// The ledger's indexes by name, with their definitions.
+    private func indexes(of store: any LedgerStore, kind: StoreKind) async throws -> [String] {
+        let store = try #require(store as? any SQLLedgerStore)
+        let sql =
+            kind == .sqlite
+            ? "SELECT name || ': ' || coalesce(sql, 'automatic') AS d FROM sqlite_master WHERE type = 'index' ORDER BY name"
+            : """
+            SELECT c.relname || ': ' || pg_get_indexdef(i.indexrelid) || CASE WHEN i.indisvalid THEN '' ELSE ' INVALID' END AS d
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE c.relnamespace = to_regnamespace(current_schema()) ORDER BY c.relname
+            """
+        return try await store.read(.rows(LedgerStatement(sql), { try $0.requiredText("d") }))
+    }
+
+    @Test(
+        "a fill drops the non-unique indexes while it loads and leaves every index the migrations make",
+        arguments: StoreKind.allCases)
+    func fillLeavesTheIndexes(kind: StoreKind) async throws {
+        let migrated = try await withStore(kind) { store, _ in
+            try await store.migrate()
+            return try await indexes(of: store, kind: kind)
+        }
+        try await withStore(kind) { store, _ in
+            _ = try await HistoryFill.fill(
+                store, purchases: 300, products: Self.products, random: SeededGenerator(seed: 3), now: Self.now)
+            #expect(try await indexes(of: store, kind: kind) == migrated)
+            #expect(migrated.contains { $0.hasPrefix("history_events_") })
+            if let sqlite = store as? SQLiteLedgerStore {
+                // The writer waits for the disk again, as a served ledger's does.
+                let synchronous = try await sqlite.writer.writeWithoutTransaction { db in
+                    try Int.fetchOne(db, sql: "PRAGMA synchronous")
+                }
+                #expect(synchronous == 2)
+            }
         }
     }
 
