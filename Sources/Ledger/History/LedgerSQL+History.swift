@@ -17,6 +17,20 @@ extension LedgerSQL {
             "RETURNING \(HistoryEventTable.columns)")
     }
 
+    /// The player-less events of the transactions delivered to a player, as the second part
+    /// of a timeline's `UNION ALL`: the player's purchases lead (`CROSS JOIN` keeps them
+    /// first on SQLite) and each transaction is one probe of `history_events_unowned`
+    /// (``LedgerSchema/unownedEvents``), never a walk of every player-less event.
+    /// `condition` filters the events (`history_events.…`); the player id is the first
+    /// argument, then `condition`'s.
+    static func unownedEventsOfPlayer(where condition: String = "TRUE") -> String {
+        """
+        SELECT \(HistoryEventTable.columns(qualifiedBy: "history_events")) FROM purchases CROSS JOIN history_events
+        WHERE purchases.player_id = ? AND history_events.transaction_id = purchases.transaction_id
+          AND history_events.player_id IS NULL AND \(condition)
+        """
+    }
+
     /// The player's events, plus player-less events (notifications) of transactions later
     /// delivered to the player, in time order.
     static func timeline(playerId: String) -> LedgerStatement {
@@ -24,9 +38,7 @@ extension LedgerSQL {
             """
             SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ?
             UNION ALL
-            SELECT \(HistoryEventTable.columns) FROM history_events
-            WHERE player_id IS NULL
-              AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
+            \(unownedEventsOfPlayer())
             ORDER BY created_at, id
             """,
             [.text(playerId), .text(playerId)]
@@ -38,18 +50,17 @@ extension LedgerSQL {
         let start = after ?? LedgerCursor(createdAt: Date(ledgerMilliseconds: 0), id: "0")
         let afterId = Int64(start.id) ?? 0
         let position: [SQLArgument] = [.timestamp(start.createdAt), .timestamp(start.createdAt), .integer(afterId)]
-        let isAfter = "(created_at > ? OR (created_at = ? AND id > ?))"
+        let isAfter =
+            "(history_events.created_at > ? OR (history_events.created_at = ? AND history_events.id > ?))"
         return LedgerStatement(
             """
             SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(isAfter)
             UNION ALL
-            SELECT \(HistoryEventTable.columns) FROM history_events
-            WHERE player_id IS NULL AND \(isAfter)
-              AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
+            \(unownedEventsOfPlayer(where: isAfter))
             ORDER BY created_at, id
             LIMIT ?
             """,
-            [.text(playerId)] + position + position + [.text(playerId), .integer(Int64(limit))]
+            [.text(playerId)] + position + [.text(playerId)] + position + [.integer(Int64(limit))]
         )
     }
 

@@ -139,24 +139,22 @@ extension LedgerSQL {
     static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)
         -> LedgerStatement
     {
-        var typeFilter = ""
-        var typeArguments: [SQLArgument] = []
+        var filter = "history_events.id < ?"
+        var arguments: [SQLArgument] = [.integer(beforeId)]
         if let types {
-            typeFilter = " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
-            typeArguments = types.map { .text($0.rawValue) }
+            filter +=
+                " AND history_events.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
+            arguments += types.map { .text($0.rawValue) }
         }
-        let before: [SQLArgument] = [.integer(beforeId)] + typeArguments
         return LedgerStatement(
             """
-            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND id < ?\(typeFilter)
+            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(filter)
             UNION ALL
-            SELECT \(HistoryEventTable.columns) FROM history_events
-            WHERE player_id IS NULL AND id < ?\(typeFilter)
-              AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)
+            \(unownedEventsOfPlayer(where: filter))
             ORDER BY id DESC
             LIMIT ?
             """,
-            [.text(playerId)] + before + before + [.text(playerId), .integer(Int64(limit))]
+            [.text(playerId)] + arguments + [.text(playerId)] + arguments + [.integer(Int64(limit))]
         )
     }
 
