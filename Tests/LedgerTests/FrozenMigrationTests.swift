@@ -24,6 +24,7 @@ struct FrozenMigrationTests {
         12: 0x3511_339b_70f3_a726,
         13: 0xd59b_cb7a_3b07_284a,
         14: 0x4423_4c54_2212_eb94,
+        15: 0xd35b_bf74_36f4_1cd2,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

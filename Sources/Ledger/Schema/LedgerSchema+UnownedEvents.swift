@@ -1,5 +1,5 @@
 extension LedgerSchema {
-    /// `history_events_unowned` (version 17; issue 32, docs/PERFORMANCE.md "Years of
+    /// `history_events_unowned` (version 15; issue 32, docs/PERFORMANCE.md "Years of
     /// history"): the events recorded without a player (notifications, the App Store's
     /// finishing, a report awaited), by transaction and time.
     ///
@@ -13,7 +13,7 @@ extension LedgerSchema {
     /// PostgreSQL builds it `CONCURRENTLY` (``LedgerMigration/postgresConcurrentIndexes``);
     /// SQLite in the migration's transaction, which holds the single writer.
     static let unownedEvents = LedgerMigration(
-        version: 17,
+        version: 15,
         name: "player-less events by transaction",
         sqlite: [unownedEventsIndex].map { "CREATE INDEX \($0.name) \($0.definition)" },
         postgres: [],

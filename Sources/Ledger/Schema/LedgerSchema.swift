@@ -22,7 +22,7 @@
 /// - `refund_notices` (version 11): see ``refundNotices``.
 /// - Indexes for a ledger with years of history (version 13): see ``historyIndexes``.
 /// - `known_players` and its trigram index (version 14): see ``knownPlayers``.
-/// - Player-less events by transaction (version 17): see ``unownedEvents``.
+/// - Player-less events by transaction (version 15): see ``unownedEvents``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
