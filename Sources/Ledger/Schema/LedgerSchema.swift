@@ -22,12 +22,13 @@
 /// - `refund_notices` (version 11): see ``refundNotices``.
 /// - Indexes for a ledger with years of history (version 13): see ``historyIndexes``.
 /// - `known_players` and its trigram index (version 14): see ``knownPlayers``.
+/// - The index of Google Play purchases by delivery (version 16): see ``playSettlementIndex``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
-        knownPlayers,
+        knownPlayers, playSettlementIndex,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
