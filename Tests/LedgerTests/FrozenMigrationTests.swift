@@ -24,12 +24,15 @@ struct FrozenMigrationTests {
         12: 0x3511_339b_70f3_a726,
         13: 0xd59b_cb7a_3b07_284a,
         14: 0x4423_4c54_2212_eb94,
+        16: 0x8068_18ba_537c_57ae,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")
     func shippedMigrationsAreUnchanged() {
         let versions = LedgerSchema.migrations.map(\.version)
-        #expect(versions == Array(1...Int64(versions.count)), "versions increase by one from 1")
+        // Increasing from 1; a version may be missing while the branch that holds it is not
+        // merged yet (15 and 16 were given out at once, issue 32).
+        #expect(versions.first == 1 && zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "\(versions)")
         for migration in LedgerSchema.migrations {
             let fingerprint = Self.fingerprint(migration)
             #expect(
