@@ -173,8 +173,34 @@ enum FilledLedgerPaths {
         _ = try await store.purchases(flagged: PurchaseFlag.sandboxInProduction, limit: 50)
         _ = try await store.manualGrants(via: "console", notBefore: nil, before: nil, limit: 50)
 
-        // The reconciler's, the backfill's and the outbox's reads.
+        // The reconciler's pass: its lease and checkpoint, a notification of its history new
+        // and then found again (read first, recorded, processed, read again), the lapsed
+        // subscriptions with each one's check, and the Google Play purchases to settle.
+        let lease = try await store.acquireLease("plans.lease", holder: "plans", duration: 60)
+        _ = try await store.checkpoint("plans.checkpoint")
+        let notificationUUID = UUID().uuidString.lowercased()
+        _ = try await store.notification(uuid: notificationUUID)
+        _ = try await store.recordNotification(
+            store: .appStore, notificationUUID: notificationUUID, type: "ONE_TIME_CHARGE", subtype: nil,
+            transactionId: purchase.transactionId, signedDate: now, refund: nil, receivedAt: now)
+        try await store.markNotificationProcessed(notificationUUID)
+        _ = try await store.notification(uuid: notificationUUID)
         _ = try await store.lapsedSubscriptions(before: now, limit: 50)
+        // A filled ledger's subscriptions are renewed up to now: the check of one runs on any.
+        if let entitlement = try await store.entitlements(playerId: whale).first {
+            _ = try await store.entitlement(
+                store: entitlement.store, originalTransactionId: entitlement.originalTransactionId)
+            _ = try await store.postponeSubscriptionCheck(
+                store: entitlement.store, originalTransactionId: entitlement.originalTransactionId, now: now)
+        }
+        _ = try await store.purchases(
+            store: .googlePlay, deliveredSince: now.addingTimeInterval(-4 * 86_400),
+            without: ["acknowledged_at_google", "acknowledge_at_google_refused"], limit: 500)
+        _ = try await store.advanceCheckpoint(
+            "plans.checkpoint", to: Int64(now.timeIntervalSince1970 * 1_000), holding: lease)
+        try await store.releaseLease("plans.lease", holder: "plans")
+
+        // The backfill's and the outbox's reads.
         _ = try await store.purchasesWithoutEntitlement(
             productIds: ["levelpack1", "vip.monthly", "seasonpass"], after: nil, limit: 100)
         _ = try await store.dueOutboxMessages(now: now, limit: 50)

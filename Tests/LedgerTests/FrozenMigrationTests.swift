@@ -25,6 +25,7 @@ struct FrozenMigrationTests {
         13: 0xd59b_cb7a_3b07_284a,
         14: 0x4423_4c54_2212_eb94,
         15: 0xd35b_bf74_36f4_1cd2,
+        16: 0x8068_18ba_537c_57ae,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -52,4 +52,22 @@ struct SQLiteQueryPlanTests {
         #expect(steps.allSatisfy { $0.contains("INDEX refund_notices_by_transaction (transaction_id=?") }, "\(steps)")
         try await store.close()
     }
+
+    @Test("the reconciler's Google Play purchases to settle walk the Play purchases only, in delivery order")
+    func playPurchasesToSettleUseThePlayIndex() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+        try await store.migrate()
+        let statement = LedgerSQL.purchases(
+            store: .googlePlay, deliveredSince: Date(),
+            without: ["acknowledged_at_google", "acknowledge_at_google_refused"],
+            limit: 500)
+        let steps = try await plan(of: statement, in: store)
+        let purchases = steps.filter { $0.hasPrefix("SEARCH purchases") || $0.hasPrefix("SCAN purchases") }
+        #expect(purchases == ["SEARCH purchases USING INDEX purchases_play_by_delivery (delivered_at>?)"], "\(steps)")
+        #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(steps)")
+        try await store.close()
+    }
 }

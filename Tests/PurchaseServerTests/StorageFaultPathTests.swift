@@ -52,6 +52,28 @@ struct StorageFaultPathTests {
         #expect(try await fixture.wallet("alice") == ["coins": 100], "delivered once")
     }
 
+    @Test(
+        "a notification processed before is found by a read alone: a ledger that takes no writes answers it duplicate")
+    func duplicateNotificationWritesNothing() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let store = try await Self.sqliteStore(fixture)
+        let order = try await fixture.order("alice")
+        let transactionId = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
+        let signed = try await fixture.signedNotification(.oneTimeCharge, about: transactionId)
+        let first = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": signed])
+        #expect(first.status == 200, "\(first)")
+
+        // The reconciler finds each notification of its hour of overlap again on every pass:
+        // with the ledger taking no writes, one it processed before is still a duplicate.
+        try await store.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        let again = try await fixture.send(.post, "/v1/notifications/apple", json: ["signedPayload": signed])
+        try await store.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = OFF") }
+        #expect(again.status == 200, "\(again)")
+        #expect(String(decoding: again.body, as: UTF8.self).contains("duplicate"), "\(again)")
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
     @Test("a full disk: writes answer 503 storage_unavailable with Retry-After, never 500")
     func fullDisk() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)

@@ -23,12 +23,13 @@
 /// - Indexes for a ledger with years of history (version 13): see ``historyIndexes``.
 /// - `known_players` and its trigram index (version 14): see ``knownPlayers``.
 /// - Player-less events by transaction (version 15): see ``unownedEvents``.
+/// - The index of Google Play purchases by delivery (version 16): see ``playSettlementIndex``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
-        knownPlayers, unownedEvents,
+        knownPlayers, unownedEvents, playSettlementIndex,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -13,8 +13,12 @@ extension LedgerSQL {
     }
 
     /// The store's purchases delivered at or after `since` without an event of `types` of
-    /// the store on their transaction, oldest delivery first (`purchases_by_delivery`, then
-    /// `history_events_by_transaction` for each).
+    /// the store on their transaction, oldest delivery first; Google Play's through
+    /// `purchases_play_by_delivery` (``LedgerSchema/playSettlementIndex``), which holds its
+    /// purchases only, then one probe of `history_events_by_transaction` for each: a subquery
+    /// with `LIMIT 1` rather than `NOT EXISTS`, which PostgreSQL may plan as an anti-join
+    /// walking every settling event. The store is written as a literal (one of ``Store``'s
+    /// own raw values): a bound parameter would not let either planner use the partial index.
     static func purchases(
         store: Store, deliveredSince since: Date, without types: [HistoryEventType], limit: Int
     ) -> LedgerStatement {
@@ -22,18 +26,20 @@ extension LedgerSQL {
             types.isEmpty
             ? ""
             : """
-            AND NOT EXISTS (SELECT 1 FROM history_events e WHERE e.transaction_id = purchases.transaction_id
-            AND e.store = ? AND e.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", "))))
+            AND (SELECT 1 FROM history_events e WHERE e.transaction_id = purchases.transaction_id
+            AND e.store = ? AND e.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))
+            LIMIT 1) IS NULL
             """
         let typeArguments: [SQLArgument] =
             types.isEmpty ? [] : [.text(store.rawValue)] + types.map { .text($0.rawValue) }
         return LedgerStatement(
             """
-            SELECT \(PurchaseTable.columns) FROM purchases WHERE store = ? AND delivered_at >= ? \(unsettled)
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE store = '\(store.rawValue)' AND delivered_at >= ? \
+            \(unsettled)
             ORDER BY delivered_at, transaction_id
             LIMIT ?
             """,
-            [.text(store.rawValue), .timestamp(since)] + typeArguments + [.integer(Int64(limit))]
+            [.timestamp(since)] + typeArguments + [.integer(Int64(limit))]
         )
     }
 

@@ -50,6 +50,13 @@ struct NotificationIntake: Sendable {
                 "malformed_payload", "the notification has no notificationUUID", status: .unprocessableContent)
         }
         let type = notification.notificationType?.rawValue ?? "UNKNOWN"
+        // One indexed read for a notification processed before: the reconciler finds every
+        // notification of its overlap again on each pass, and this keeps those off the
+        // ledger's writer (a processed notification stays processed).
+        if try await store.notification(uuid: uuid)?.processedAt != nil {
+            metrics.recordNotification(type: type, duplicate: true)
+            return .duplicate
+        }
         let isNew = try await store.recordNotification(
             store: .appStore,
             notificationUUID: uuid, type: type, subtype: notification.subtype?.rawValue,
