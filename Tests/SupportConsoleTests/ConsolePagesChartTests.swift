@@ -56,6 +56,23 @@ struct ConsolePagesChartTests {
         #expect(days.map { DailyCounts.label($0.day) } == ["11-22", "11-23", "11-24"])
     }
 
+    @Test func dayNumbersAreTheCalendarsUTCDays() throws {
+        let epoch = Date(timeIntervalSince1970: 0)
+        let instants = try [
+            "2026-11-24T00:00:00Z", "2026-11-23T23:59:59Z", "1970-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
+            "1900-03-01T12:00:00Z", "2400-02-29T23:00:00Z",
+        ].map { try #require(ISO8601DateFormatter().date(from: $0)) }
+        // A millisecond either side of each instant, as the ledger stores times.
+        for date in instants.flatMap({ [$0.addingTimeInterval(-0.001), $0, $0.addingTimeInterval(0.001)] }) {
+            let days = DailyCounts.calendar.dateComponents(
+                [.day], from: epoch, to: DailyCounts.calendar.startOfDay(for: date)
+            ).day
+            #expect(DailyCounts.dayNumber(date) == days, "\(date.timeIntervalSince1970)")
+        }
+        #expect(DailyCounts.dayNumber(.distantFuture) > DailyCounts.dayNumber(Date()))
+        #expect(DailyCounts.dayNumber(.distantPast) < 0)
+    }
+
     @Test func chartsEscapeOutsideStrings() {
         let hostile = #"<script>alert("x")</script>&'"#
         let text = ChartText(

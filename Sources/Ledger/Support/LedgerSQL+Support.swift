@@ -265,35 +265,41 @@ extension LedgerSQL {
     /// most refunded purchases first, at most `limit`: one row per negative balance (a row
     /// with NULL `item` for a player with none), with the player's refunded purchases and
     /// reversals.
+    ///
+    /// The refunded purchases are counted once, per player, from the partial index
+    /// `purchases_refunded_by_player` (only refunded purchases, the player id its key); the
+    /// reversals only for the `limit` players listed. Counting both in subqueries per
+    /// candidate walked every purchase and every event of each of them (players with refunds
+    /// are the heavy buyers): 105 ms at a million purchases, now 17 ms
+    /// (docs/PERFORMANCE.md "Years of history").
     static func refundSignals(minimumRefunds: Int, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            WITH signalled AS (
-                SELECT candidates.player_id,
-                       (SELECT COUNT(*) FROM purchases
-                        WHERE purchases.player_id = candidates.player_id AND purchases.refunded_share > 0)
-                           AS refunded_purchases,
-                       (SELECT COUNT(*) FROM history_events
-                        WHERE history_events.player_id = candidates.player_id AND history_events.type = ?)
-                           AS reversals
+            WITH refunded AS (
+                SELECT player_id, COUNT(*) AS refunded_purchases FROM purchases WHERE refunded_share > 0
+                GROUP BY player_id
+            ), signalled AS (
+                SELECT candidates.player_id, COALESCE(refunded.refunded_purchases, 0) AS refunded_purchases
                 FROM (
                     SELECT player_id FROM balances WHERE amount < 0
                     UNION
-                    SELECT player_id FROM purchases WHERE refunded_share > 0
-                    GROUP BY player_id HAVING COUNT(*) >= ?
+                    SELECT player_id FROM refunded WHERE refunded_purchases >= ?
                 ) candidates
+                LEFT JOIN refunded ON refunded.player_id = candidates.player_id
                 ORDER BY refunded_purchases DESC, candidates.player_id
                 LIMIT ?
             )
-            SELECT signalled.player_id, signalled.refunded_purchases, signalled.reversals,
+            SELECT signalled.player_id, signalled.refunded_purchases,
+                   (SELECT COUNT(*) FROM history_events
+                    WHERE history_events.player_id = signalled.player_id AND history_events.type = ?) AS reversals,
                    balances.item, balances.amount
             FROM signalled
             LEFT JOIN balances ON balances.player_id = signalled.player_id AND balances.amount < 0
             ORDER BY signalled.refunded_purchases DESC, signalled.player_id, balances.item
             """,
             [
-                .text(HistoryEventType.refundReversed.rawValue), .integer(Int64(max(minimumRefunds, 1))),
-                .integer(Int64(limit)),
+                .integer(Int64(max(minimumRefunds, 1))), .integer(Int64(limit)),
+                .text(HistoryEventType.refundReversed.rawValue),
             ]
         )
     }

@@ -38,7 +38,7 @@ struct DailyRevenue: Sendable, Hashable {
         price: (String, Int) -> ConsoleMoney?
     ) -> (revenue: [DailyRevenue], unpriced: Int) {
         let starts = DailyCounts.count([], days: days, endingAt: now).map(\.day)
-        let index = Dictionary(uniqueKeysWithValues: starts.enumerated().map { ($1, $0) })
+        let firstDay = starts.first.map(DailyCounts.dayNumber) ?? 0
         let empty = starts.map { Day(day: $0) }
         var byCurrency = Dictionary(uniqueKeysWithValues: currencies.map { ($0, empty) })
         var unpriced = 0
@@ -54,7 +54,8 @@ struct DailyRevenue: Sendable, Hashable {
             )
         }
         for entry in sales + refunds {
-            guard let slot = index[DailyCounts.calendar.startOfDay(for: entry.date)] else { continue }
+            let slot = DailyCounts.dayNumber(entry.date) - firstDay
+            guard starts.indices.contains(slot) else { continue }
             guard let money = price(entry.productId, entry.quantity) else {
                 if entry.refundedShare == nil { unpriced += 1 }
                 continue
