@@ -49,6 +49,7 @@ from storekeeper_processes import Child, free_port, wait_until_serving  # noqa: 
 CONSOLE_LINE = re.compile(r"Support console: (http://\S+) \(sign in as (\S+), password (\S+)\)")
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 DEV_ADMIN_KEY = "dev-admin-key"  # serve --dev's admin key (docs/server.md)
+IDLE_SECONDS = 20  # a connection idle longer is opened again (the server's idle timeout is 30 s)
 
 
 def log(message: str) -> None:
@@ -206,6 +207,7 @@ class Server:
         wait_until_serving(self.base + "/healthz", self.child.process, seconds=3600)
         self.start_seconds = time.monotonic() - started
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        self.last_used = time.monotonic()
         self.cookies = {}
         self.sign_in()
 
@@ -213,11 +215,16 @@ class Server:
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if time.monotonic() - self.last_used > IDLE_SECONDS:
+            # The server closes a keep-alive connection idle for its idle timeout (30 s by
+            # default): sampling a large ledger between reads takes longer than that.
+            self.connection.close()
         started = time.perf_counter()
         self.connection.request(method, path, body=body, headers=headers)
         answer = self.connection.getresponse()
         data = answer.read()
         elapsed = (time.perf_counter() - started) * 1000
+        self.last_used = time.monotonic()
         for header, value in answer.getheaders():
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
