@@ -15,11 +15,16 @@ For every ledger and size it:
      from the ledger, the whale's timeline paged to its end, and reconciler passes (the
      console's "check now"), and reports p50/p99 for each;
   5. stops the server and removes the ledger (`--keep-ledgers` keeps it).
+With `--out DIR --keep-ledgers` the ledgers stay in DIR (SQLite files, and a PostgreSQL
+cluster in DIR/postgres), each with its fill's summary; `--reuse` measures those ledgers
+again instead of filling new ones: a later build's migrations then run on them at the
+server's start (timed with it), which is how a 10M ledger is measured twice in one session.
 The floors (a P-256 verify from `storekeeper bench`, SQLite's and PostgreSQL's own
 single-row insert rates) are measured once at the start of the run.
 
     Scripts/perf/scale.py --sizes 0,1000000 --ledgers sqlite,postgres
     Scripts/perf/scale.py --storekeeper .build/debug/storekeeper --sizes 0,2000 --reads 5 --prepared 200
+    Scripts/perf/scale.py --sizes 10000000 --ledgers sqlite --out /work/big --keep-ledgers [--reuse]
 
 Prints one JSON object per ledger and size as it goes (to standard error, with progress) and
 the whole result as JSON on standard output; `--out` keeps the logs. Exits 1 when a load test
@@ -71,17 +76,23 @@ def summary(samples: list) -> dict:
 
 
 class Postgres:
-    """A throwaway PostgreSQL cluster (fsync on, default settings but max_connections)."""
+    """A PostgreSQL cluster of the run (fsync on, default settings but max_connections): a
+    throwaway one, or, given `directory`, one kept there (started again when it exists)."""
 
-    def __init__(self):
+    def __init__(self, directory: Path = None):
         candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
         if not candidates:
             raise SystemExit("PostgreSQL's initdb not found under /usr/lib/postgresql/*/bin")
         self.bin = Path(candidates[-1])
-        self.dir = Path(tempfile.mkdtemp(prefix="scale-pg-"))
+        self.kept = directory is not None
+        if directory is not None:
+            directory.mkdir(parents=True, exist_ok=True)
+        self.dir = directory or Path(tempfile.mkdtemp(prefix="scale-pg-"))
         os.chmod(self.dir, 0o777)
         self.port = free_port()
-        self.as_postgres([str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust"])
+        if not (self.dir / "data" / "PG_VERSION").exists():
+            self.as_postgres([str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres",
+                              "--auth=trust"])
         options = f"-p {self.port} -k {self.dir} -c max_connections=200 -c listen_addresses=127.0.0.1"
         self.as_postgres([str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "postgres.log"),
                           "-w", "start", "-o", options])
@@ -104,7 +115,8 @@ class Postgres:
         try:
             self.as_postgres([str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "stop"])
         finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
+            if not self.kept:
+                shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def quote_shell(text: str) -> str:
@@ -116,6 +128,8 @@ def floors(storekeeper: str, postgres, workdir: Path) -> dict:
     bench = json.loads(subprocess.run([storekeeper, "bench", "--seconds", "2", "--json"], check=True,
                                       capture_output=True, text=True).stdout)
     p256 = next(r["p50Microseconds"] for r in bench["results"] if r["name"].startswith("p256-verify (floor)"))
+    for path in glob.glob(str(workdir / "ceiling.sqlite*")):
+        os.remove(path)
     database = sqlite3.connect(str(workdir / "ceiling.sqlite"), isolation_level=None)
     database.execute("PRAGMA journal_mode=WAL")
     database.execute("PRAGMA synchronous=FULL")
@@ -128,6 +142,7 @@ def floors(storekeeper: str, postgres, workdir: Path) -> dict:
         count += 1
     result = {"p256VerifyMicroseconds": p256, "sqliteInsertsPerSecond": round(count / (time.monotonic() - start))}
     if postgres:
+        postgres.psql("postgres", "DROP DATABASE IF EXISTS ceiling")
         postgres.psql("postgres", "CREATE DATABASE ceiling")
         postgres.psql("ceiling", "CREATE TABLE t (id BIGSERIAL PRIMARY KEY, v DOUBLE PRECISION)")
         script = workdir / "insert.sql"
@@ -144,15 +159,25 @@ def floors(storekeeper: str, postgres, workdir: Path) -> dict:
 class Ledger:
     """One ledger of the table: its URL, its bytes on disk, and ids sampled from it."""
 
-    def __init__(self, kind: str, size: int, workdir: Path, postgres):
+    def __init__(self, kind: str, size: int, workdir: Path, postgres, reuse: bool):
         self.kind, self.size, self.postgres = kind, size, postgres
+        self.summary_path = workdir / f"fill-{kind}-{size}.json"
         if kind == "sqlite":
             self.path = workdir / f"ledger-{size}.sqlite"
             self.url = f"sqlite:{self.path}"
+            self.exists = self.path.exists()
         else:
             self.database = f"scale_{size}"
-            postgres.psql("postgres", f"CREATE DATABASE {self.database}")
+            self.exists = postgres.psql(
+                "postgres", f"SELECT 1 FROM pg_database WHERE datname = '{self.database}'").strip() == "1"
+            if self.exists and not reuse:
+                raise SystemExit(f"{self.database} exists in {postgres.dir}: measure it with --reuse")
+            if not self.exists:
+                postgres.psql("postgres", f"CREATE DATABASE {self.database}")
             self.url = postgres.url(self.database)
+        if kind == "sqlite" and self.exists and not reuse:
+            raise SystemExit(f"{self.path} exists: measure it with --reuse, or remove it")
+        self.filled = self.exists and (size == 0 or self.summary_path.exists())
 
     def remove(self) -> None:
         """Frees the ledger's disk: ten million purchases take tens of gigabytes."""
@@ -344,13 +369,18 @@ def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
 
 def measure(arguments, kind: str, size: int, workdir: Path, postgres) -> dict:
     label = f"{kind}-{size}"
-    ledger = Ledger(kind, size, workdir, postgres)
-    row = {"ledger": kind, "purchases": size}
-    if size > 0:
+    ledger = Ledger(kind, size, workdir, postgres, arguments.reuse)
+    row = {"ledger": kind, "purchases": size, "reused": ledger.filled}
+    if ledger.filled:
+        log(f"{label}: reusing the ledger (no fill)")
+        if size > 0:
+            row["fill"] = json.loads(ledger.summary_path.read_text())
+    elif size > 0:
         log(f"{label}: fill-ledger")
         fill = subprocess.run([arguments.storekeeper, "fill-ledger", "--database", ledger.url, "--purchases",
                                str(size), "--seed", str(arguments.seed)], check=True, capture_output=True, text=True)
         row["fill"] = json.loads(fill.stdout.strip().splitlines()[-1])
+        ledger.summary_path.write_text(json.dumps(row["fill"]) + "\n")
     row["bytesOnDisk"] = ledger.bytes_on_disk()
     row["bytesPerPurchase"] = round(row["bytesOnDisk"] / size) if size else None
     log(f"{label}: serve --dev")
@@ -389,14 +419,20 @@ def main() -> int:
     parser.add_argument("--out", help="folder for logs (default: a temporary one, removed)")
     parser.add_argument("--keep-ledgers", action="store_true",
                         help="keep each ledger after its row (by default it is removed to free the disk)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="measure the ledgers an earlier --out DIR --keep-ledgers run left in DIR, unfilled")
     arguments = parser.parse_args()
+    if (arguments.reuse or arguments.keep_ledgers) and not arguments.out:
+        parser.error("--keep-ledgers and --reuse need --out")
     # The servers run in the work folder: a path relative to here must still name the binary.
     arguments.storekeeper = str(Path(arguments.storekeeper).resolve())
     random.seed(arguments.seed)
     workdir = Path(arguments.out or tempfile.mkdtemp(prefix="scale-"))
     workdir.mkdir(parents=True, exist_ok=True)
     kinds = arguments.ledgers.split(",")
-    postgres = Postgres() if "postgres" in kinds else None
+    postgres = None
+    if "postgres" in kinds:
+        postgres = Postgres(workdir / "postgres" if arguments.keep_ledgers or arguments.reuse else None)
     try:
         floor = floors(arguments.storekeeper, postgres, workdir)
         log(json.dumps(floor))
