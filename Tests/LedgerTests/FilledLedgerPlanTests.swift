@@ -134,6 +134,11 @@ enum FilledLedgerPaths {
         _ = try await store.deliver(delivery("9100000000000002", player: whale, orderId: nil, now: now))
 
         // The player page and support's searches.
+        _ = try await store.grantManually(playerId: whale, grants: ["coins": 5], reason: "plans", actor: "ann")
+        _ = try await store.playerTotals(playerId: whale)
+        _ = try await store.newestOrders(playerId: whale, limit: 200)
+        _ = try await store.newestPurchases(playerId: whale, limit: 200)
+        _ = try await store.newestManualEntries(playerId: whale, limit: 200)
         let purchases = try await store.purchases(playerId: whale)
         let purchase = try #require(purchases.first)
         _ = try await store.purchase(store: .appStore, transactionId: purchase.transactionId)

@@ -76,48 +76,45 @@ struct ConsolePagesSummaryTests {
         }
     }
 
-    @Test("the summary of synthetic entries: refunds net of reversals, grants and spends grouped per posting")
-    func summaryOfEntries() {
+    @Test("the summary of synthetic totals: refunds net of reversals, grants grouped per posting, money per group")
+    func summaryOfTotals() {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        func entry(_ id: Int64, _ item: String, _ amount: Int64, _ kind: LedgerEntryKind, at seconds: Double = 0)
-            -> LedgerEntry
-        {
+        func manual(_ id: Int64, _ item: String, _ amount: Int64, at seconds: Double) -> LedgerEntry {
             LedgerEntry(
-                id: id, playerId: "p", item: item, amount: amount, kind: kind, transactionId: nil,
-                reason: kind == .manual || kind == .spend ? "why \(seconds)" : nil,
-                actor: kind == .manual ? "ann" : kind == .spend ? "game" : nil,
-                balanceAfter: 0, createdAt: start.addingTimeInterval(seconds))
+                id: id, playerId: "p", item: item, amount: amount, kind: .manual, transactionId: nil,
+                reason: "why \(seconds)", actor: "ann", balanceAfter: 0, createdAt: start.addingTimeInterval(seconds))
         }
+        let totals = PlayerTotals(
+            entries: [
+                .init(item: "coins", kind: .grant, amount: 500), .init(item: "coins", kind: .refund, amount: -650),
+                .init(item: "coins", kind: .refundReversed, amount: 500),
+                .init(item: "coins", kind: .manual, amount: 25),
+                .init(item: "gems", kind: .manual, amount: 5), .init(item: "coins", kind: .spend, amount: -60),
+                .init(item: "gems", kind: .spend, amount: -2),
+            ],
+            purchases: [
+                .init(productId: "coins500", quantity: 1, refundedShare: 30_000, count: 1),
+                .init(productId: "coins500", quantity: 2, refundedShare: 0, count: 3),
+                .init(productId: "free", quantity: 1, refundedShare: 100_000, count: 2),
+            ],
+            manualGrantCount: 5, spendCount: 2, orderCount: 7)
+        // The newest two grants' entries; an item that comes again at one instant starts the next.
         let entries = [
-            entry(1, "coins", 500, .grant), entry(2, "coins", -500, .refund), entry(3, "coins", 500, .refundReversed),
-            entry(4, "coins", -150, .refund), entry(5, "coins", 40, .manual, at: 10),
-            entry(6, "gems", 5, .manual, at: 10), entry(7, "coins", -15, .manual, at: 20),
-            entry(8, "coins", -30, .spend, at: 30), entry(9, "gems", -2, .spend, at: 30),
-            entry(10, "coins", -30, .spend, at: 30),
+            manual(5, "coins", 40, at: 10), manual(6, "gems", 5, at: 10), manual(7, "coins", -15, at: 10),
         ]
-        func purchase(_ id: String, share: Int) -> Purchase {
-            Purchase(
-                store: .appStore,
-                transactionId: id, originalTransactionId: id, playerId: "p", orderId: nil, productId: "coins500",
-                quantity: 1, environment: .sandbox, source: .notification, flags: [], grants: ["coins": 500],
-                status: share == 100_000 ? .refunded : .delivered, purchaseDate: start, deliveredAt: start,
-                refundedShare: share, refundedAt: share > 0 ? start : nil)
-        }
-        let purchases = [purchase("t1", share: 30_000), purchase("t2", share: 0)]
-        let summary = PlayerSummary(entries: entries, wallet: ["coins": 315, "gems": 3], purchases: purchases) {
-            $0.transactionId == "t2" ? nil : ConsoleMoney(milliunits: 3_990, currency: "USD")
+        let summary = PlayerSummary(totals: totals, wallet: ["coins": 315, "gems": 3], manualEntries: entries) {
+            $0 == "free" ? nil : ConsoleMoney(milliunits: 3_990 * Int64($1), currency: "USD")
         }
         let coins = PlayerSummary.ItemLine(
             item: "coins", bought: 500, refunded: -150, granted: 25, spent: -60, balance: 315)
         #expect(summary.items == [coins, PlayerSummary.ItemLine(item: "gems", granted: 5, spent: -2, balance: 3)])
         #expect(summary.items.allSatisfy { $0.bought + $0.refunded + $0.granted + $0.spent == $0.balance })
         #expect(summary.manualGrants.map(\.grants) == [["coins": 40, "gems": 5], ["coins": -15]])
-        // Two spends in one millisecond, same actor and reason: an item that comes again
-        // starts the next one.
-        #expect(summary.spends.map(\.grants) == [["coins": -30, "gems": -2], ["coins": -30]])
-        #expect(summary.purchaseCount == 2 && summary.refundCount == 1 && summary.unpricedCount == 1)
-        #expect(ConsoleMoney.total(summary.paid) == "3.99 USD")
+        #expect(summary.manualGrantCount == 5 && summary.spendCount == 2)
+        #expect(summary.purchaseCount == 6 && summary.refundCount == 3 && summary.unpricedCount == 2)
+        // 3.99 + 3 × 7.98 paid; 30% of 3.99 (1.197) refunded.
+        #expect(ConsoleMoney.total(summary.paid) == "27.93 USD")
         #expect(ConsoleMoney.total(summary.refunded) == "\u{2212}1.20 USD")
-        #expect(ConsoleMoney.total(summary.net) == "2.79 USD")
+        #expect(ConsoleMoney.total(summary.net) == "26.73 USD")
     }
 }

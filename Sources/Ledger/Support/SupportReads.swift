@@ -65,4 +65,21 @@ public protocol SupportReads: Sendable {
     /// `limit` refunds and reversals together (oldest first), at most `limit` purchases
     /// refunded (oldest refund first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
+
+    /// What explains the player's wallet over their whole history, added up in one snapshot:
+    /// per item and kind the sum of their ledger entries, their purchases counted per
+    /// product, quantity and refunded share, and how many manual grants (postings), spends
+    /// and orders they have.
+    func playerTotals(playerId: String) async throws -> PlayerTotals
+
+    /// The player's newest orders, newest first, at most `limit`.
+    func newestOrders(playerId: String, limit: Int) async throws -> [Order]
+
+    /// The player's newest purchases, newest delivery first, at most `limit`.
+    func newestPurchases(playerId: String, limit: Int) async throws -> [Purchase]
+
+    /// The ``LedgerEntryKind/manual`` entries of the player's newest manual grants, oldest
+    /// first: every entry written at the newest `limit` instants that have one (a grant's
+    /// entries share their instant, so each grant is whole).
+    func newestManualEntries(playerId: String, limit: Int) async throws -> [LedgerEntry]
 }

@@ -5,13 +5,13 @@ import Ledger
 /// purchase-flow steps the device reported for it, the steps of no listed order, and the
 /// App Store notifications, one line each (the full events are on the timeline).
 extension SupportPages {
-    /// The orders, newest first, at most ``recordLimit``, each with its purchase-flow steps
-    /// (oldest first) among `clientEvents`.
+    /// The orders (the newest, newest first), each with its purchase-flow steps (oldest
+    /// first) among `clientEvents`.
     func orderValues(_ orders: [Order], clientEvents: [HistoryEvent], _ caller: ConsoleCaller)
         -> [[String: any Sendable]]
     {
         let steps = Dictionary(grouping: clientEvents.filter { $0.orderId != nil }) { $0.orderId ?? "" }
-        return orders.suffix(Self.recordLimit).reversed().map { order in
+        return orders.map { order in
             var row = values(of: order, caller)
             // In the order the ledger recorded them (a batch of events arrives at one instant).
             let flow = (steps[order.orderId] ?? []).sorted { ($0.id ?? 0) < ($1.id ?? 0) }.map(stepValues)
@@ -23,7 +23,7 @@ extension SupportPages {
 
     /// The purchase-flow events of no order among `orders`, newest first, one line each.
     func unorderedStepValues(_ clientEvents: [HistoryEvent], orders: [Order]) -> [[String: any Sendable]] {
-        let listed = Set(orders.suffix(Self.recordLimit).map(\.orderId))
+        let listed = Set(orders.map(\.orderId))
         return clientEvents.filter { !listed.contains($0.orderId ?? "") }.map(stepValues)
     }
 

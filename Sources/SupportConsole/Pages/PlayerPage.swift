@@ -40,11 +40,14 @@ extension SupportPages {
     {
         let wallet = try await store.wallet(playerId: playerId)
         let entitlements = try await store.entitlements(playerId: playerId)
-        let orders = try await store.orders(playerId: playerId)
-        let purchases = try await store.purchases(playerId: playerId)
-        let entries = try await store.ledgerEntries(playerId: playerId)
-        let summary = PlayerSummary(entries: entries, wallet: wallet, purchases: purchases) {
-            listPrice($0.productId, quantity: $0.quantity)
+        // The wallet explained by sums the database adds up, and only the rows the page lists:
+        // a player may have years of purchases.
+        let totals = try await store.playerTotals(playerId: playerId)
+        let orders = try await store.newestOrders(playerId: playerId, limit: Self.recordLimit)
+        let purchases = try await store.newestPurchases(playerId: playerId, limit: Self.recordLimit)
+        let manualEntries = try await store.newestManualEntries(playerId: playerId, limit: Self.recordLimit)
+        let summary = PlayerSummary(totals: totals, wallet: wallet, manualEntries: manualEntries) {
+            listPrice($0, quantity: $1)
         }
         func events(_ types: [HistoryEventType]) async throws -> [HistoryEvent] {
             try await store.timelineNewestFirst(
@@ -54,9 +57,11 @@ extension SupportPages {
         let unordered = unorderedStepValues(clientEvents, orders: orders)
         let notifications = try await events([.notificationReceived, "notification_not_acted_on"])
         let spends = try await store.spends(playerId: playerId, limit: Self.recordLimit)
+        // Oldest first, as the statement's order among equal dates has always been.
         let statement = statementValues(
-            purchases: purchases, manualGrants: summary.manualGrants, spends: spends, caller)
-        return [
+            purchases: Array(purchases.reversed()), manualGrants: summary.manualGrants, spends: spends, caller)
+        let listed = summary.purchaseCount + summary.manualGrantCount + summary.spendCount
+        var result: [String: any Sendable] = [
             "playerId": playerId, "playerHref": ConsoleLinks.player(playerId),
             "grantHref": ConsoleLinks.player(playerId) + "/grants",
             "summary": values(of: summary, caller),
@@ -70,6 +75,17 @@ extension SupportPages {
             "hasNotifications": !notifications.isEmpty,
             "grantItems": grantItems(heldBy: wallet).map { ["item": $0] },
         ]
+        result["statementLimited"] = newestOf(statement.count, listed, caller)
+        result["ordersLimited"] = newestOf(orders.count, totals.orderCount, caller)
+        return result
+    }
+
+    /// "Showing the newest `shown` of `total`" when the page lists fewer rows than there are,
+    /// else nil.
+    private func newestOf(_ shown: Int, _ total: Int, _ caller: ConsoleCaller) -> String? {
+        guard total > shown else { return nil }
+        return text(
+            "player_newest_of", caller, ["shown": ConsoleFormat.count(shown), "n": ConsoleFormat.count(total)])
     }
 
     /// One page of the timeline, newest first, and the link to the next (older) one.

@@ -1,10 +1,11 @@
 import Foundation
 import Ledger
 
-/// What explains a player's wallet, from the ledger's own entries: per item, what purchases
-/// brought, what refunds took back (net of refunds Apple reversed), what staff granted by
-/// hand, what the game spent, and the balance those add up to; and the purchases' money at the catalog's list
-/// price (the ledger keeps no prices).
+/// What explains a player's wallet, from the ledger's own entries added up by the database
+/// (``PlayerTotals``): per item, what purchases brought, what refunds took back (net of
+/// refunds Apple reversed), what staff granted by hand, what the game spent, and the balance
+/// those add up to; the purchases' money at the catalog's list price (the ledger keeps no
+/// prices); and the newest manual grants.
 struct PlayerSummary: Sendable, Hashable {
     /// One item's balance, explained.
     struct ItemLine: Sendable, Hashable {
@@ -22,8 +23,8 @@ struct PlayerSummary: Sendable, Hashable {
         var balance: Int64 = 0
     }
 
-    /// One ledger posting of entries by hand (a compensation or correction) or by the game
-    /// (a spend): its items, who made it, why and when.
+    /// One ledger posting of entries by hand (a compensation or correction): its items, who
+    /// made it, why and when.
     struct Posting: Sendable, Hashable {
         /// Signed amounts by item.
         var grants: Grants
@@ -37,56 +38,73 @@ struct PlayerSummary: Sendable, Hashable {
 
     /// The items, by name: every item the ledger moved or the wallet holds.
     var items: [ItemLine]
-    /// The manual grants, oldest first.
+    /// The newest manual grants, oldest first (those of the entries the summary was given).
     var manualGrants: [Posting]
-    /// The game's spends: one per posting of ``LedgerEntryKind/spend`` entries.
-    var spends: [Posting]
+    /// How many manual grants the player has in all.
+    var manualGrantCount: Int
+    /// How many spends the player made.
+    var spendCount: Int
     /// How many purchases were delivered.
     var purchaseCount: Int
     /// How many of them are refunded in whole or in part.
     var refundCount: Int
-    /// The list price of each purchase the catalog prices.
+    /// The list price of the purchases the catalog prices, one amount per product, quantity
+    /// and refunded share (the price times how many).
     var paid: [ConsoleMoney]
-    /// The refunded share of each refunded purchase's list price, negative.
+    /// The refunded share of the refunded purchases' list price, negative, one amount per
+    /// product, quantity and refunded share.
     var refunded: [ConsoleMoney]
     /// How many purchases the catalog names no price for (their money is not counted).
     var unpricedCount: Int
 
-    /// The summary of `entries` (the player's ledger, oldest first), `wallet` and
-    /// `purchases`, their money by `listPrice` (nil: the catalog names no price).
+    /// The summary of `totals` (the player's ledger added up), `wallet` and `manualEntries`
+    /// (the entries of the newest manual grants, oldest first), the purchases' money by
+    /// `listPrice` of a product and quantity (nil: the catalog names no price).
     init(
-        entries: [LedgerEntry], wallet: [String: Int64], purchases: [Purchase],
-        listPrice: (Purchase) -> ConsoleMoney?
+        totals: PlayerTotals, wallet: [String: Int64], manualEntries: [LedgerEntry],
+        listPrice: (_ productId: String, _ quantity: Int) -> ConsoleMoney?
     ) {
         var lines = Dictionary(uniqueKeysWithValues: wallet.map { ($0.key, ItemLine(item: $0.key, balance: $0.value)) })
-        var manual: [Posting] = []
-        var spent: [Posting] = []
-        for entry in entries {
-            var line = lines[entry.item] ?? ItemLine(item: entry.item)
-            switch entry.kind {
-            case .grant: line.bought &+= entry.amount
-            case .refund, .refundReversed: line.refunded &+= entry.amount
-            case .spend:
-                line.spent &+= entry.amount
-                Self.post(entry, into: &spent)
-            case .manual:
-                line.granted &+= entry.amount
-                Self.post(entry, into: &manual)
+        for total in totals.entries {
+            var line = lines[total.item] ?? ItemLine(item: total.item)
+            switch total.kind {
+            case .grant: line.bought &+= total.amount
+            case .refund, .refundReversed: line.refunded &+= total.amount
+            case .spend: line.spent &+= total.amount
+            case .manual: line.granted &+= total.amount
             }
-            lines[entry.item] = line
+            lines[total.item] = line
         }
         items = lines.values.sorted { $0.item < $1.item }
+        var manual: [Posting] = []
+        for entry in manualEntries where entry.kind == .manual { Self.post(entry, into: &manual) }
         manualGrants = manual
-        spends = spent
-        purchaseCount = purchases.count
-        let refundedPurchases = purchases.filter { $0.refundedShare > 0 }
-        refundCount = refundedPurchases.count
-        let priced = purchases.map(listPrice)
-        paid = priced.compactMap { $0 }
-        unpricedCount = priced.count - paid.count
-        refunded = refundedPurchases.compactMap { purchase in
-            listPrice(purchase).map { Self.refundedMoney($0, share: purchase.refundedShare) }
+        manualGrantCount = totals.manualGrantCount
+        spendCount = totals.spendCount
+        purchaseCount = totals.purchases.reduce(0) { $0 + $1.count }
+        refundCount = totals.purchases.filter { $0.refundedShare > 0 }.reduce(0) { $0 + $1.count }
+        var paid: [ConsoleMoney] = []
+        var refunded: [ConsoleMoney] = []
+        var unpriced = 0
+        for group in totals.purchases {
+            guard let price = listPrice(group.productId, group.quantity) else {
+                unpriced += group.count
+                continue
+            }
+            // Wrapping like the sum of `count` single prices (``ConsoleMoney/total(_:)``).
+            paid.append(Self.times(price, group.count))
+            if group.refundedShare > 0 {
+                refunded.append(Self.times(Self.refundedMoney(price, share: group.refundedShare), group.count))
+            }
         }
+        self.paid = paid
+        self.refunded = refunded
+        unpricedCount = unpriced
+    }
+
+    /// `count` times `money`, wrapping as `count` additions in ``ConsoleMoney/total(_:)`` do.
+    private static func times(_ money: ConsoleMoney, _ count: Int) -> ConsoleMoney {
+        ConsoleMoney(milliunits: money.milliunits &* Int64(count), currency: money.currency)
     }
 
     /// Adds `entry` to the last posting of `postings` when it is the same posting (same

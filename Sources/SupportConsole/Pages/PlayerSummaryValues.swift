@@ -22,8 +22,8 @@ extension SupportPages {
             "hasItems": !summary.items.isEmpty,
             "purchases": counted(summary.purchaseCount, "summary_purchases", caller),
             "refunds": counted(summary.refundCount, "summary_refunds", caller),
-            "manualGrants": counted(summary.manualGrants.count, "summary_grants", caller),
-            "spends": counted(summary.spends.count, "summary_spends", caller),
+            "manualGrants": counted(summary.manualGrantCount, "summary_grants", caller),
+            "spends": counted(summary.spendCount, "summary_spends", caller),
         ]
         values["paid"] = ConsoleMoney.total(summary.paid)
         values["refunded"] = ConsoleMoney.total(summary.refunded)

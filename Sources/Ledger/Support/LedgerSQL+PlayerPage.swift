@@ -1,0 +1,79 @@
+import Foundation
+
+/// The statements of the support console's player page: the wallet's explanation added up
+/// per player (each an index range of the player's rows: `ledger_entries_by_player`,
+/// `purchases_by_player`, `orders_by_player`, the spends' primary key) and the newest rows
+/// it lists, so that the page reads neither every row of a player with years of purchases
+/// nor any other player's.
+extension LedgerSQL {
+    /// Per item and kind, the sum of the player's ledger entries (`item`, `kind`, `total`).
+    static func entryTotals(playerId: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT item, kind, CAST(SUM(amount) AS BIGINT) AS total FROM ledger_entries
+            WHERE player_id = ? GROUP BY item, kind
+            """,
+            [.text(playerId)])
+    }
+
+    /// The player's purchases counted per product, quantity and refunded share (`product_id`,
+    /// `quantity`, `refunded_share`, `purchases`).
+    static func purchaseGroups(playerId: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT product_id, quantity, refunded_share, COUNT(*) AS purchases FROM purchases
+            WHERE player_id = ? GROUP BY product_id, quantity, refunded_share
+            """,
+            [.text(playerId)])
+    }
+
+    /// How many postings of manual entries (one time, actor and reason) the player has,
+    /// spends and orders (`manual_grants`, `spends`, `orders`).
+    static func playerCounts(playerId: String) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT
+              (SELECT COUNT(*) FROM (
+                 SELECT DISTINCT created_at, actor, reason FROM ledger_entries
+                 WHERE player_id = ? AND kind = 'manual') AS postings) AS manual_grants,
+              (SELECT COUNT(*) FROM spends WHERE player_id = ?) AS spends,
+              (SELECT COUNT(*) FROM orders WHERE player_id = ?) AS orders
+            """,
+            [.text(playerId), .text(playerId), .text(playerId)])
+    }
+
+    /// The player's newest `limit` orders, newest first.
+    static func newestOrders(playerId: String, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(OrderTable.columns) FROM orders WHERE player_id = ?
+            ORDER BY created_at DESC, order_id DESC LIMIT ?
+            """,
+            [.text(playerId), .integer(Int64(limit))])
+    }
+
+    /// The player's `limit` newest delivered purchases, newest delivery first.
+    static func newestPurchases(playerId: String, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(PurchaseTable.columns) FROM purchases WHERE player_id = ?
+            ORDER BY delivered_at DESC, transaction_id DESC LIMIT ?
+            """,
+            [.text(playerId), .integer(Int64(limit))])
+    }
+
+    /// The player's manual entries written at the newest `limit` instants that have any (so
+    /// whole postings: a posting's entries share their time), oldest first.
+    static func newestManualEntries(playerId: String, limit: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT \(LedgerEntryTable.columns) FROM ledger_entries
+            WHERE player_id = ? AND kind = 'manual' AND created_at >= (
+              SELECT MIN(created_at) FROM (
+                SELECT DISTINCT created_at FROM ledger_entries WHERE player_id = ? AND kind = 'manual'
+                ORDER BY created_at DESC LIMIT ?) AS newest)
+            ORDER BY id
+            """,
+            [.text(playerId), .text(playerId), .integer(Int64(limit))])
+    }
+}
