@@ -165,7 +165,14 @@ enum FilledLedgerPaths {
             timeline = try await store.timeline(playerId: whale, page: LedgerPageRequest(after: next, limit: 100))
         }
 
-        // The owed queue, the overview and the signals.
+        // The owed queue (a report of a transaction delivered and of one owed first, which
+        // its triggers record), the overview and the signals.
+        for transactionId in ["9100000000000002", "9100000000000003"] {
+            try await store.appendEvent(
+                HistoryEvent(
+                    type: .awaitingReport, transactionId: transactionId, store: .appStore,
+                    detail: ["reason": "no_player"], createdAt: now))
+        }
         _ = try await store.owedTransactions(learnedBefore: now, limit: 50)
         _ = try await store.owedCount(learnedBefore: now)
         _ = try await store.ownerCandidates(
