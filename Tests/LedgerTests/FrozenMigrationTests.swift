@@ -26,6 +26,7 @@ struct FrozenMigrationTests {
         14: 0x4423_4c54_2212_eb94,
         15: 0xd35b_bf74_36f4_1cd2,
         16: 0x8068_18ba_537c_57ae,
+        17: 0x5dbf_a73a_07f9_85e8,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -3,7 +3,10 @@ import Foundation
 extension LedgerSQL {
     /// The store of an event's transaction, as SQL: events recorded before the ledger named
     /// stores (``LedgerSchema/storeIdentity``) have none, and were the App Store's.
-    static let storeOfEvent = "COALESCE(history_events.store, '\(Store.appStore.rawValue)')"
+    static let storeOfEvent = storeOfEvent(row: "history_events")
+
+    /// ``storeOfEvent`` of the `history_events` row named `row` (a trigger's `NEW`).
+    static func storeOfEvent(row: String) -> String { "COALESCE(\(row).store, '\(Store.appStore.rawValue)')" }
 
     /// Appends an event; returns it.
     static func insertEvent(_ event: HistoryEvent) throws -> LedgerStatement {

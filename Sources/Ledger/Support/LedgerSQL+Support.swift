@@ -166,32 +166,50 @@ extension LedgerSQL {
 
     /// Per store's transaction with `awaiting_report` events and no purchase, first learned of at
     /// or before `learnedBefore`: the first and last event times, their count, and the
-    /// first and latest events' details; oldest first, at most `limit`.
+    /// first and latest events' details; oldest first, at most `limit`. The transactions come
+    /// from `owed_transactions` (``LedgerSchema/owedTransactions``), each checked for a
+    /// purchase (``owedRows``); only the listed ones' events are read, through
+    /// `history_events_by_transaction`. `CROSS JOIN` keeps SQLite's loop on the listed rows:
+    /// with a plain join it walked every `awaiting_report` event by `history_events_by_type`
+    /// (4 s at a million purchases, each announced first); PostgreSQL plans it as any join.
     static func owedTransactions(learnedBefore: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT owed.transaction_id, owed.store, owed.first_seen_at, owed.last_seen_at, owed.attempts,
-                   first_event.detail AS first_detail, latest_event.detail AS latest_detail
-            FROM (
-                SELECT transaction_id, \(storeOfEvent) AS store, MIN(created_at) AS first_seen_at,
-                       MAX(created_at) AS last_seen_at, COUNT(*) AS attempts, MIN(id) AS first_id,
-                       MAX(id) AS latest_id
-                FROM history_events
-                WHERE type = ? AND transaction_id IS NOT NULL
-                  AND NOT EXISTS (
-                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id
-                      AND purchases.store = \(storeOfEvent))
-                GROUP BY transaction_id, \(storeOfEvent)
-                HAVING MIN(created_at) <= ?
-            ) owed
-            JOIN history_events first_event ON first_event.id = owed.first_id
-            JOIN history_events latest_event ON latest_event.id = owed.latest_id
-            ORDER BY owed.first_seen_at, owed.transaction_id, owed.store
-            LIMIT ?
+            WITH owed AS (
+                SELECT transaction_id, store, first_seen_at FROM owed_transactions
+                WHERE \(owedRows)
+                ORDER BY first_seen_at, transaction_id, store
+                LIMIT ?
+            ), reports AS (
+                SELECT owed.transaction_id, owed.store, owed.first_seen_at,
+                       MAX(history_events.created_at) AS last_seen_at, COUNT(*) AS attempts,
+                       MIN(history_events.id) AS first_id, MAX(history_events.id) AS latest_id
+                FROM owed CROSS JOIN history_events
+                WHERE history_events.transaction_id = owed.transaction_id AND history_events.type = ?
+                  AND \(storeOfEvent) = owed.store
+                GROUP BY owed.transaction_id, owed.store, owed.first_seen_at
+            )
+            SELECT reports.transaction_id, reports.store, reports.first_seen_at, reports.last_seen_at,
+                   reports.attempts, first_event.detail AS first_detail, latest_event.detail AS latest_detail
+            FROM reports
+            JOIN history_events first_event ON first_event.id = reports.first_id
+            JOIN history_events latest_event ON latest_event.id = reports.latest_id
+            ORDER BY reports.first_seen_at, reports.transaction_id, reports.store
             """,
-            [.text(HistoryEventType.awaitingReport.rawValue), .timestamp(learnedBefore), .integer(Int64(limit))]
+            [
+                .timestamp(learnedBefore), .integer(Int64(limit)), .text(HistoryEventType.awaitingReport.rawValue),
+            ]
         )
     }
+
+    /// The rows of `owed_transactions` owed now and first reported at or before the one
+    /// argument it takes: a row whose transaction a purchase holds (PostgreSQL's triggers
+    /// can leave one when its report and its delivery commit at once) is left out.
+    private static let owedRows = """
+        first_seen_at <= ? AND NOT EXISTS (
+                    SELECT 1 FROM purchases WHERE purchases.transaction_id = owed_transactions.transaction_id
+                    AND purchases.store = owed_transactions.store)
+        """
 
     /// Open (`created`) orders for `productId` created from `createdFrom` to `createdTo`,
     /// and the order whose token is `appAccountToken` whatever its product, time or status:
@@ -222,22 +240,11 @@ extension LedgerSQL {
     }
 
     /// How many transactions ``owedTransactions(learnedBefore:limit:)`` lists without a limit
-    /// (one row, `owed`).
+    /// (one row, `owed`): a walk of the owed rows of `owed_transactions`, not of the ledger's
+    /// reports.
     static func owedCount(learnedBefore: Date) -> LedgerStatement {
         LedgerStatement(
-            """
-            SELECT COUNT(*) AS owed FROM (
-                SELECT transaction_id FROM history_events
-                WHERE type = ? AND transaction_id IS NOT NULL
-                  AND NOT EXISTS (
-                      SELECT 1 FROM purchases WHERE purchases.transaction_id = history_events.transaction_id
-                      AND purchases.store = \(storeOfEvent))
-                GROUP BY transaction_id, \(storeOfEvent)
-                HAVING MIN(created_at) <= ?
-            ) owed
-            """,
-            [.text(HistoryEventType.awaitingReport.rawValue), .timestamp(learnedBefore)]
-        )
+            "SELECT COUNT(*) AS owed FROM owed_transactions WHERE \(owedRows)", [.timestamp(learnedBefore)])
     }
 
     /// `manual_grant` events whose detail's JSON text contains `quotedVia` (`"via":"…"`,
