@@ -26,12 +26,15 @@ struct FrozenMigrationTests {
         14: 0x4423_4c54_2212_eb94,
         15: 0xd35b_bf74_36f4_1cd2,
         16: 0x8068_18ba_537c_57ae,
+        18: 0x8132_85c1_edb0_df27,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")
     func shippedMigrationsAreUnchanged() {
         let versions = LedgerSchema.migrations.map(\.version)
-        #expect(versions == Array(1...Int64(versions.count)), "versions increase by one from 1")
+        // Increasing from 1; a version may be missing while the branch that holds it is not
+        // merged yet (17 and 19 were given out with 18, issue 32).
+        #expect(versions.first == 1 && zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "\(versions)")
         for migration in LedgerSchema.migrations {
             let fingerprint = Self.fingerprint(migration)
             #expect(
@@ -43,7 +46,7 @@ struct FrozenMigrationTests {
     /// FNV-1a over the statements' UTF-8, each followed by a zero byte, and a separator
     /// between the SQLite and the PostgreSQL lists (and, when it has any, before the
     /// PostgreSQL indexes built concurrently, and before its PostgreSQL extensions and
-    /// backfills and its SQLite feature check).
+    /// backfills, each backfill's lock after its batch, and its SQLite feature check).
     private static func fingerprint(_ migration: LedgerMigration) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
@@ -70,7 +73,8 @@ struct FrozenMigrationTests {
             || migration.sqliteNeedsTrigramSearch
         {
             add(0xfd)
-            for statement in migration.postgresExtensions + migration.postgresBackfills.map(\.batch) {
+            let backfills = migration.postgresBackfills.flatMap { [$0.batch] + ($0.lock.map { [$0] } ?? []) }
+            for statement in migration.postgresExtensions + backfills {
                 statement.utf8.forEach(add)
                 add(0)
             }

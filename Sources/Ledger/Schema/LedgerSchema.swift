@@ -24,12 +24,13 @@
 /// - `known_players` and its trigram index (version 14): see ``knownPlayers``.
 /// - Player-less events by transaction (version 15): see ``unownedEvents``.
 /// - The index of Google Play purchases by delivery (version 16): see ``playSettlementIndex``.
+/// - `delivery_days`, deliveries counted per UTC day and source (version 18): see ``deliveryDays``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
-        knownPlayers, unownedEvents, playSettlementIndex,
+        knownPlayers, unownedEvents, playSettlementIndex, deliveryDays,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

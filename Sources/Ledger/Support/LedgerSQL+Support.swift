@@ -335,6 +335,15 @@ extension LedgerSQL {
         )
     }
 
+    /// The rows of `delivery_days` (``LedgerSchema/deliveryDays``) from the UTC day `day`
+    /// on (a range of its primary key), by day then source.
+    static func deliveryDays(from day: Int) -> LedgerStatement {
+        LedgerStatement(
+            "SELECT day, source, deliveries FROM delivery_days WHERE day >= ? ORDER BY day, source",
+            [.integer(Int64(day))]
+        )
+    }
+
     /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
     /// first, at most `limit` (`purchases_refunded_by_time`, ``LedgerSchema/historyIndexes``).
     static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {
