@@ -26,7 +26,7 @@ struct FrozenMigrationTests {
         14: 0x4423_4c54_2212_eb94,
         15: 0xd35b_bf74_36f4_1cd2,
         16: 0x8068_18ba_537c_57ae,
-        18: 0x8132_85c1_edb0_df27,
+        18: 0xe389_6019_a3d9_21d1,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -335,11 +335,15 @@ extension LedgerSQL {
         )
     }
 
-    /// The rows of `delivery_days` (``LedgerSchema/deliveryDays``) from the UTC day `day`
-    /// on (a range of its primary key), by day then source.
+    /// The deliveries of each day and source of `delivery_days` (``LedgerSchema/deliveryDays``)
+    /// from the UTC day `day` on (a range of its primary key), their shards added up, by day
+    /// then source.
     static func deliveryDays(from day: Int) -> LedgerStatement {
         LedgerStatement(
-            "SELECT day, source, deliveries FROM delivery_days WHERE day >= ? ORDER BY day, source",
+            """
+            SELECT day, source, CAST(SUM(deliveries) AS BIGINT) AS deliveries FROM delivery_days WHERE day >= ?
+            GROUP BY day, source ORDER BY day, source
+            """,
             [.integer(Int64(day))]
         )
     }
