@@ -27,6 +27,7 @@ struct FrozenMigrationTests {
         15: 0xd35b_bf74_36f4_1cd2,
         16: 0x8068_18ba_537c_57ae,
         17: 0x5dbf_a73a_07f9_85e8,
+        18: 0xe389_6019_a3d9_21d1,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")
@@ -44,7 +45,7 @@ struct FrozenMigrationTests {
     /// FNV-1a over the statements' UTF-8, each followed by a zero byte, and a separator
     /// between the SQLite and the PostgreSQL lists (and, when it has any, before the
     /// PostgreSQL indexes built concurrently, and before its PostgreSQL extensions and
-    /// backfills and its SQLite feature check).
+    /// backfills, each backfill's lock after its batch, and its SQLite feature check).
     private static func fingerprint(_ migration: LedgerMigration) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
@@ -71,7 +72,8 @@ struct FrozenMigrationTests {
             || migration.sqliteNeedsTrigramSearch
         {
             add(0xfd)
-            for statement in migration.postgresExtensions + migration.postgresBackfills.map(\.batch) {
+            let backfills = migration.postgresBackfills.flatMap { [$0.batch] + ($0.lock.map { [$0] } ?? []) }
+            for statement in migration.postgresExtensions + backfills {
                 statement.utf8.forEach(add)
                 add(0)
             }

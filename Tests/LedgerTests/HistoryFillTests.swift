@@ -58,6 +58,20 @@ struct HistoryFillTests {
                     WHERE p.bought >= \(summary.whalePurchases) AND p.player_id <> '\(summary.whale)'
                     """, in: store) == 0)
             #expect(summary.whalePurchases == HistoryFill.whalePurchases(of: 1_500))
+            // delivery_days (migration 18) holds the fill's purchases counted per day and
+            // source: its trigger fires on the bulk load's rows too.
+            let day =
+                kind == .sqlite ? LedgerSchema.sqliteDay("delivered_at") : LedgerSchema.postgresDay("delivered_at")
+            let recount = "SELECT \(day) AS day, source, COUNT(*) AS deliveries FROM purchases GROUP BY 1, 2"
+            let kept = "SELECT day, source, CAST(SUM(deliveries) AS BIGINT) FROM delivery_days GROUP BY day, source"
+            #expect(
+                try await count("SELECT CAST(SUM(deliveries) AS BIGINT) AS n FROM delivery_days", in: store) == 1_500)
+            #expect(
+                try await count(
+                    """
+                    SELECT COUNT(*) AS n FROM (SELECT * FROM (\(kept) EXCEPT \(recount)) AS a
+                        UNION ALL SELECT * FROM (\(recount) EXCEPT \(kept)) AS b) AS differences
+                    """, in: store) == 0)
 
             // The ledger's own reads and rules work on what the fill wrote.
             #expect(try await store.purchases(playerId: summary.whale).count == summary.whalePurchases)

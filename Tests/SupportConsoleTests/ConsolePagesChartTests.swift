@@ -54,6 +54,10 @@ struct ConsolePagesChartTests {
         let days = DailyCounts.count(dates, days: 3, endingAt: now)
         #expect(days.map(\.count) == [1, 2, 1])
         #expect(days.map { DailyCounts.label($0.day) } == ["11-22", "11-23", "11-24"])
+        // Counts the ledger kept per day (delivery_days) add up to the same days.
+        let kept = DailyCounts.sum(dates.map { (day: DailyCounts.dayNumber($0), count: 3) }, days: 3, endingAt: now)
+        #expect(kept.map(\.count) == [3, 6, 3])
+        #expect(kept.map(\.day) == days.map(\.day))
     }
 
     @Test func dayNumbersAreTheCalendarsUTCDays() throws {
@@ -107,6 +111,7 @@ struct ConsolePagesChartTests {
                 #expect(ConsoleAnswer.attribute("id", ofElementWithId: id, in: overview.body) == id, "\(id)")
             }
             #expect(overview.body.contains("App Store notification"), "the source is labelled")
+            #expect(overview.body.contains(#"id="deliveries-total">1</span>"#), "counted in delivery_days")
             #expect(try await !fixture.audit("view_overview", actor: "vera").isEmpty)
         }
     }

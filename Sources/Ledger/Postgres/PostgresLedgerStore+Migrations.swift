@@ -114,13 +114,23 @@ extension PostgresLedgerStore {
         }
     }
 
-    /// Runs `backfill` batch after batch, each in a transaction of its own, until a batch
-    /// takes no key past the one it started from.
-    private func run(_ backfill: LedgerMigration.Backfill, on connection: PostgresConnection) async throws {
+    /// Runs `backfill` batch after batch, each in a transaction of its own (its
+    /// ``LedgerMigration/Backfill/lock`` first), until a batch takes no key past the one it
+    /// started from.
+    func run(_ backfill: LedgerMigration.Backfill, on connection: PostgresConnection) async throws {
         var from = ""
         while true {
-            let rows = try await connection.rows(LedgerStatement(backfill.batch, [.text(from)]), logger: logger)
-            guard let last = try rows.first?.text("last"), last != from else { return }
+            let batch = LedgerStatement(backfill.batch, [.text(from)])
+            let last: String?
+            if let lock = backfill.lock {
+                last = try await inTransaction(on: connection) { connection in
+                    try await connection.run(LedgerStatement(lock), logger: self.logger)
+                    return try await connection.rows(batch, logger: self.logger).first?.text("last")
+                }
+            } else {
+                last = try await connection.rows(batch, logger: logger).first?.text("last")
+            }
+            guard let last, last != from else { return }
             from = last
         }
     }

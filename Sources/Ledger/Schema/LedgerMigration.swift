@@ -48,5 +48,9 @@ struct LedgerMigration: Sendable {
         /// none). The backfill ends with a batch whose `last` is NULL or the key it started
         /// from.
         var batch: String
+        /// A statement run first in each batch's transaction, before ``batch`` (nil: none):
+        /// a `LOCK TABLE` that makes the batch wait for the writes in progress and holds off
+        /// new ones until it commits (``LedgerSchema/deliveryDays``).
+        var lock: String? = nil
     }
 }

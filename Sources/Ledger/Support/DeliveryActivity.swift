@@ -48,6 +48,9 @@ public struct DeliveryActivity: Sendable, Hashable {
 
     /// The deliveries in the window, oldest first (at most the limit asked for).
     public var deliveries: [Delivery]
+    /// How many purchases each path delivered on each UTC day of the window (its first day
+    /// the one `since` falls in), by day then source: every delivery, whatever the limit.
+    public var deliveryDays: [DeliveryDayCount]
     /// When each refund in the window was recorded (``HistoryEventType/refunded`` events).
     public var refunds: [Date]
     /// When each refund reversal in the window was recorded.
@@ -62,10 +65,11 @@ public struct DeliveryActivity: Sendable, Hashable {
 
     /// Creates a value.
     public init(
-        deliveries: [Delivery], refunds: [Date], reversals: [Date], refundedPurchases: [RefundedPurchase],
-        outboxBacklog: Int, webhookFailures: Int
+        deliveries: [Delivery], deliveryDays: [DeliveryDayCount], refunds: [Date], reversals: [Date],
+        refundedPurchases: [RefundedPurchase], outboxBacklog: Int, webhookFailures: Int
     ) {
         self.deliveries = deliveries
+        self.deliveryDays = deliveryDays
         self.refunds = refunds
         self.reversals = reversals
         self.refundedPurchases = refundedPurchases

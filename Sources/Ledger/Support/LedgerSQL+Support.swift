@@ -342,6 +342,19 @@ extension LedgerSQL {
         )
     }
 
+    /// The deliveries of each day and source of `delivery_days` (``LedgerSchema/deliveryDays``)
+    /// from the UTC day `day` on (a range of its primary key), their shards added up, by day
+    /// then source.
+    static func deliveryDays(from day: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT day, source, CAST(SUM(deliveries) AS BIGINT) AS deliveries FROM delivery_days WHERE day >= ?
+            GROUP BY day, source ORDER BY day, source
+            """,
+            [.integer(Int64(day))]
+        )
+    }
+
     /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
     /// first, at most `limit` (`purchases_refunded_by_time`, ``LedgerSchema/historyIndexes``).
     static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {

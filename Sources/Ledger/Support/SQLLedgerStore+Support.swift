@@ -132,10 +132,15 @@ extension SQLLedgerStore {
                 deliveredAt: try row.requiredTimestamp("delivered_at"),
                 source: try row.enumeration(DeliverySource.self, "source"))
         }
-        // Four statements whose figures must agree (a delivery refunded between two of
+        let days = LedgerOperation.rows(LedgerSQL.deliveryDays(from: DeliveryDayCount.day(since))) { row in
+            DeliveryDayCount(
+                day: Int(try row.requiredInteger("day")), source: try row.enumeration(DeliverySource.self, "source"),
+                deliveries: Int(try row.requiredInteger("deliveries")))
+        }
+        // Five statements whose figures must agree (a delivery refunded between two of
         // them would count in one and not the other): one snapshot.
         return try await readSnapshot(
-            deliveries.then { deliveries in
+            deliveries.then { deliveries in days.map { (deliveries: deliveries, days: $0) } }.then { read in
                 LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
                     (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
                 }
@@ -156,7 +161,7 @@ extension SQLLedgerStore {
                         }
                         return .done(
                             DeliveryActivity(
-                                deliveries: deliveries,
+                                deliveries: read.deliveries, deliveryDays: read.days,
                                 refunds: facts.events.filter { $0.type == HistoryEventType.refunded.rawValue }
                                     .map(\.at),
                                 reversals: facts.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }

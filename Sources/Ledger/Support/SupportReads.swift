@@ -61,8 +61,9 @@ public protocol SupportReads: Sendable {
     /// delivery first, at most `limit`.
     func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
 
-    /// What happened from `since` on: at most `limit` deliveries (oldest first), at most
-    /// `limit` refunds and reversals together (oldest first), at most `limit` purchases
+    /// What happened from `since` on: at most `limit` deliveries (oldest first), every
+    /// delivery counted per UTC day and source from `since`'s day on (`delivery_days`), at
+    /// most `limit` refunds and reversals together (oldest first), at most `limit` purchases
     /// refunded (oldest refund first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 

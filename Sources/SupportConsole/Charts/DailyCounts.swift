@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 
 /// Counts of dated events per UTC day, for the overview's per-day charts.
 enum DailyCounts {
@@ -15,27 +16,30 @@ enum DailyCounts {
     /// calendar call per date made the overview grow by milliseconds per thousand
     /// deliveries, docs/PERFORMANCE.md "Years of history").
     static func count(_ dates: [Date], days: Int, endingAt now: Date) -> [(day: Date, count: Int)] {
+        sum(dates.map { (day: dayNumber($0), count: 1) }, days: days, endingAt: now)
+    }
+
+    /// The `days` UTC days ending with `now`'s, oldest first, each with the sum of the
+    /// `counts` of its ``dayNumber(_:)`` (counts of other days are left out): counts the
+    /// ledger kept per day, such as `delivery_days`.
+    static func sum(_ counts: [(day: Int, count: Int)], days: Int, endingAt now: Date) -> [(day: Date, count: Int)] {
         let today = calendar.startOfDay(for: now)
         let starts = (0..<max(days, 1)).reversed().compactMap {
             calendar.date(byAdding: .day, value: -$0, to: today)
         }
-        var counts = Array(repeating: 0, count: starts.count)
+        var sums = Array(repeating: 0, count: starts.count)
         guard let first = starts.first else { return [] }
         let firstDay = dayNumber(first)
-        for date in dates {
-            let offset = dayNumber(date) - firstDay
-            if counts.indices.contains(offset) { counts[offset] += 1 }
+        for count in counts {
+            let offset = count.day - firstDay
+            if sums.indices.contains(offset) { sums[offset] &+= count.count }
         }
-        return zip(starts, counts).map { (day: $0, count: $1) }
+        return zip(starts, sums).map { (day: $0, count: $1) }
     }
 
-    /// The UTC day `date` falls in, counted from 1970-01-01 (day 0; earlier days negative): a
-    /// UTC day is 86,400 seconds, with no daylight saving time and no leap seconds in `Date`.
-    /// Dates beyond a billion days either way count as that far.
-    static func dayNumber(_ date: Date) -> Int {
-        let days = (date.timeIntervalSince1970 / 86_400).rounded(.down)
-        return days.isNaN ? 0 : Int(min(max(days, -1e9), 1e9))
-    }
+    /// The UTC day `date` falls in, counted from 1970-01-01 (day 0; earlier days negative):
+    /// the ledger's ``DeliveryDayCount/day(_:)``, the day numbers `delivery_days` is kept by.
+    static func dayNumber(_ date: Date) -> Int { DeliveryDayCount.day(date) }
 
     /// A day as `MM-dd` (UTC), the category labels of the per-day charts.
     static func label(_ day: Date) -> String {

@@ -25,15 +25,19 @@ extension SupportPages {
         try await caller.audit(action: "view_overview")
         let latency = LatencyStatistics(
             latencies: activity.deliveries.map { $0.deliveredAt.timeIntervalSince($0.purchaseDate) })
+        let deliveriesPerDay = DailyCounts.sum(
+            activity.deliveryDays.map { (day: $0.day, count: $0.deliveries) }, days: Self.overviewDays, endingAt: now)
         var values: [String: any Sendable] = [
-            "deliveriesChart": perDayChart(
-                "deliveries-per-day", "chart_deliveries", activity.deliveries.map(\.deliveredAt), now, caller),
-            "refundsChart": perDayChart("refunds-per-day", "chart_refunds", activity.refunds, now, caller),
+            "deliveriesChart": perDayChart("deliveries-per-day", "chart_deliveries", deliveriesPerDay, caller),
+            "refundsChart": perDayChart(
+                "refunds-per-day", "chart_refunds",
+                DailyCounts.count(activity.refunds, days: Self.overviewDays, endingAt: now), caller),
             "reversalsChart": perDayChart(
-                "reversals-per-day", "chart_reversals", activity.reversals, now, caller),
+                "reversals-per-day", "chart_reversals",
+                DailyCounts.count(activity.reversals, days: Self.overviewDays, endingAt: now), caller),
             "latencyChart": latencyChart(latency, caller),
-            "sourceChart": sourceChart(activity.deliveries, caller),
-            "deliveries": ConsoleFormat.count(activity.deliveries.count),
+            "sourceChart": sourceChart(activity.deliveryDays, caller),
+            "deliveries": ConsoleFormat.count(activity.deliveryDays.reduce(0) { $0 &+ $1.deliveries }),
             "refunds": ConsoleFormat.count(activity.refunds.count),
             "reversals": ConsoleFormat.count(activity.reversals.count),
             "latencyMedian": latency.median.map(LatencyStatistics.format) ?? "–",
@@ -55,12 +59,11 @@ extension SupportPages {
         return ConsolePage(template: "overview", titleKey: "title_overview", values: values)
     }
 
-    /// A bar per UTC day of the last 30 of how many `dates` fall in it.
-    private func perDayChart(_ id: String, _ key: String, _ dates: [Date], _ now: Date, _ caller: ConsoleCaller)
+    /// A bar per UTC day of the last 30 with its count.
+    private func perDayChart(_ id: String, _ key: String, _ days: [(day: Date, count: Int)], _ caller: ConsoleCaller)
         -> String
     {
-        let days = DailyCounts.count(dates, days: Self.overviewDays, endingAt: now)
-        return BarChart(
+        BarChart(
             text: chartText(id, key, caller),
             bars: days.map { ChartBar(label: DailyCounts.label($0.day), count: $0.count) }, labelEvery: 5
         ).svg()
@@ -77,9 +80,9 @@ extension SupportPages {
     }
 
     /// Deliveries by source, most first, each labelled with the source's name.
-    private func sourceChart(_ deliveries: [DeliveryActivity.Delivery], _ caller: ConsoleCaller) -> String {
+    private func sourceChart(_ days: [DeliveryDayCount], _ caller: ConsoleCaller) -> String {
         var counts: [String: Int] = [:]
-        for delivery in deliveries { counts[delivery.source.rawValue, default: 0] += 1 }
+        for day in days { counts[day.source.rawValue, default: 0] &+= day.deliveries }
         let bars = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
             ChartBar(label: label("source_", $0.key, caller), count: $0.value)
         }

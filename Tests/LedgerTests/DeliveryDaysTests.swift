@@ -1,0 +1,159 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import Ledger
+
+/// `delivery_days` (migration 18, ``LedgerSchema/deliveryDays``): deliveries counted per UTC
+/// day and source, backfilled from the purchases already there and then kept by a trigger,
+/// always equal to what counting the deliveries themselves gives (what the overview did
+/// before).
+struct DeliveryDaysTests {
+    @Test(
+        "delivery_days holds the count of every day and source of the deliveries, before and after migration 18",
+        arguments: StoreKind.allCases)
+    func countsAreTheDeliveriesCounted(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+        // Half a second before a UTC midnight, so that the first deliveries straddle it.
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_057_599.5))
+        let store = try Self.open(database, clock)
+        do {
+            try await store.migrate(through: 16)
+            let before = try await Self.deliverOverDays(store, clock, days: 5)
+            try await store.migrate()
+            #expect(try await Self.expectCountsMatch(store, since: .distantPast) == before)
+            let after = try await Self.deliverOverDays(store, clock, days: 3)
+            #expect(try await Self.expectCountsMatch(store, since: .distantPast) == before + after)
+            let third = Date(timeIntervalSince1970: (1_800_057_600 / 86_400 + 2) * 86_400)
+            let fromThird = try await Self.expectCountsMatch(store, since: third)
+            #expect(fromThird > 0 && fromThird < before + after, "\(fromThird) of \(before + after)")
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// A delivery whose trigger has counted it but which has not committed when a batch of
+    /// the PostgreSQL backfill starts: the batch's lock waits for it, and its recount then
+    /// holds it once. (Without the lock, the batch's recount would miss the uncommitted
+    /// purchase and, its upsert waiting on the delivery's row, overwrite the delivery's count
+    /// after it committed: one delivery short.)
+    @Test("PostgreSQL: a delivery counted but not committed when a backfill batch starts is counted once")
+    func inFlightDeliveryIsCountedOnce() async throws {
+        let database = try await PostgresCluster.shared.createDatabase()
+        let chain = Fixture.transactionId()
+        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let store = try PostgresLedgerStore(
+            url: database.url,
+            hook: { point in
+                guard point == .entitlementRead(originalTransactionId: chain) else { return }
+                reachedSignal.yield()
+                for await _ in release { return }
+            })
+        try await store.migrate()
+        for _ in 0..<3 { _ = try await store.deliver(Fixture.delivery(source: .notification)) }
+        // The backfill must repair counts, not add to them: start it from wrong ones.
+        try await PostgresCluster.shared.execute(database: database.name, "UPDATE delivery_days SET deliveries = 7")
+        let paused = Task { try await store.deliver(EntitlementFixture.renewal(chain, period: 0, player: "in-flight")) }
+        var reachedPoint = reached.makeAsyncIterator()
+        _ = await reachedPoint.next()
+        let backfill = Task {
+            try await store.onConnection { connection in
+                try await store.run(LedgerSchema.deliveryDays.postgresBackfills[0], on: connection)
+            }
+        }
+        do {
+            try await Self.waitUntilTheBackfillWaits(store)
+            releaseSignal.yield()
+            _ = try await paused.value
+            try await backfill.value
+            #expect(try await Self.expectCountsMatch(store, since: .distantPast) == 4)
+            _ = try await store.deliver(Fixture.delivery(source: .notification))
+            #expect(try await Self.expectCountsMatch(store, since: .distantPast) == 5)
+            try await store.close()
+        } catch {
+            releaseSignal.yield()
+            _ = try? await paused.value
+            _ = try? await backfill.value
+            try? await store.close()
+            throw error
+        }
+    }
+
+    /// A store of `database` that reads `clock`.
+    private static func open(_ database: TestDatabase, _ clock: ManualClock) throws -> any SQLLedgerStore {
+        let now: @Sendable () -> Date = { clock.now }
+        switch try StoreURL(parsing: database.url) {
+        case .sqlite(let path): return try SQLiteLedgerStore(path: path, clock: now)
+        case .postgres(let settings):
+            return PostgresLedgerStore(configuration: settings.clientConfiguration, clock: now)
+        case .sqliteInMemory: throw LedgerError.invalidStoreURL(database.url, reason: "a test database has a file")
+        }
+    }
+
+    /// Deliveries of every source over `days` days (a varying number of each per step, the
+    /// clock moved 7 h 13 min between steps, across midnights), one of each day refunded:
+    /// how many.
+    private static func deliverOverDays(_ store: any LedgerStore, _ clock: ManualClock, days: Int) async throws
+        -> Int
+    {
+        var delivered = 0
+        for step in 0..<(days * 24 / 7) {
+            for (index, source) in DeliverySource.allCases.enumerated() {
+                for _ in 0..<((step + index) % 3) {
+                    let delivery = Fixture.delivery(player: "player-\(step % 4)", source: source)
+                    _ = try await store.deliver(delivery)
+                    delivered += 1
+                    if delivered % 5 == 0 {
+                        _ = try await store.reverse(
+                            store: .appStore, transactionId: delivery.transactionId, reason: "refund")
+                    }
+                }
+            }
+            clock.advance(by: 7 * 3_600 + 13 * 60)
+        }
+        return delivered
+    }
+
+    /// Expects the overview's counts per day and source from `since`'s day on to be the
+    /// deliveries of those days counted one by one; answers how many deliveries they count.
+    private static func expectCountsMatch(_ store: any LedgerStore, since: Date) async throws -> Int {
+        let firstDay = DeliveryDayCount.day(since)
+        let activity = try await store.deliveryActivity(since: since, limit: 100_000)
+        var counted: [DeliveryDayCount] = []
+        for delivery in activity.deliveries {
+            let day = DeliveryDayCount.day(delivery.deliveredAt)
+            guard day >= firstDay else { continue }
+            if let index = counted.firstIndex(where: { $0.day == day && $0.source == delivery.source }) {
+                counted[index].deliveries += 1
+            } else {
+                counted.append(DeliveryDayCount(day: day, source: delivery.source, deliveries: 1))
+            }
+        }
+        #expect(Set(activity.deliveryDays) == Set(counted))
+        #expect(activity.deliveryDays.count == counted.count, "one row per day and source")
+        #expect(activity.deliveryDays.map(\.day) == activity.deliveryDays.map(\.day).sorted(), "by day")
+        return activity.deliveryDays.reduce(0) { $0 + $1.deliveries }
+    }
+
+    /// Polls until the backfill's batch waits for its lock on `delivery_days` (how long it
+    /// takes does not matter: nothing moves the paused delivery on until the test does).
+    private static func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore) async throws {
+        let waiting = LedgerStatement(
+            """
+            SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
+            AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE delivery_days%'
+            """)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the backfill did not wait for the delivery within 60 s")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
