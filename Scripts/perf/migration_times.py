@@ -16,7 +16,7 @@ otherwise), so the ledger is left as it was found.
 
     storekeeper fill-ledger --database sqlite:/tmp/m.sqlite --purchases 1000000 --seed 1
     Scripts/perf/migration_times.py --storekeeper .build/release/storekeeper \\
-        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16
+        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16,17,18
 
 PostgreSQL ledgers are given as `postgres://user@127.0.0.1:PORT/DB` (psql must be on PATH or
 under /usr/lib/postgresql/*/bin). Prints one JSON object per version, then all as a list.
@@ -51,6 +51,17 @@ UNDO = {
     },
     15: {"sqlite": ["DROP INDEX history_events_unowned"], "postgres": ["DROP INDEX history_events_unowned"]},
     16: {"sqlite": ["DROP INDEX purchases_play_by_delivery"], "postgres": ["DROP INDEX purchases_play_by_delivery"]},
+    17: {
+        "sqlite": ["DROP TRIGGER history_events_owed", "DROP TRIGGER purchases_owed", "DROP TABLE owed_transactions"],
+        "postgres": ["DROP TRIGGER history_events_owed ON history_events", "DROP TRIGGER purchases_owed ON purchases",
+                     "DROP FUNCTION storekeeper_record_owed()", "DROP FUNCTION storekeeper_settle_owed()",
+                     "DROP TABLE owed_transactions"],
+    },
+    18: {
+        "sqlite": ["DROP TRIGGER purchases_delivery_day", "DROP TABLE delivery_days"],
+        "postgres": ["DROP TRIGGER purchases_delivery_day ON purchases",
+                     "DROP FUNCTION storekeeper_count_delivery_day()", "DROP TABLE delivery_days"],
+    },
 }
 
 
@@ -99,9 +110,6 @@ class PostgresLedger:
         if not psql:
             raise SystemExit("psql not found")
         self.psql = psql
-        self.tables = [line for line in self.query(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename").splitlines()
-            if line]
 
     def query(self, sql: str) -> str:
         return subprocess.run([self.psql, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", self.url, "-c", sql],
@@ -119,10 +127,12 @@ class PostgresLedger:
             "UNION ALL SELECT 'invalid ' || indexrelid::regclass FROM pg_index WHERE NOT indisvalid").splitlines())
 
     def probe(self) -> float:
-        """Seconds for a transaction to take every table's write lock (ROW EXCLUSIVE) and end."""
-        tables = ", ".join(self.tables)
+        """Seconds for a transaction to take the write lock (ROW EXCLUSIVE) of every table
+        there is at that moment (a migration undone has dropped some), and end."""
         started = time.perf_counter()
-        self.query(f"BEGIN; LOCK TABLE {tables} IN ROW EXCLUSIVE MODE; ROLLBACK")
+        self.query("BEGIN; DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables "
+                   "WHERE schemaname = current_schema() ORDER BY tablename LOOP "
+                   "EXECUTE format('LOCK TABLE %I IN ROW EXCLUSIVE MODE', t); END LOOP; END $$; ROLLBACK")
         return time.perf_counter() - started
 
 
@@ -131,18 +141,25 @@ class Probe(threading.Thread):
 
     def __init__(self, ledger):
         super().__init__(daemon=True)
-        self.ledger, self.slowest, self.count = ledger, 0.0, 0
+        self.ledger, self.slowest, self.count, self.error = ledger, 0.0, 0, None
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        while not self.stopping.is_set():
-            self.slowest = max(self.slowest, self.ledger.probe())
-            self.count += 1
-            time.sleep(0.01)
+        try:
+            while not self.stopping.is_set():
+                self.slowest = max(self.slowest, self.ledger.probe())
+                self.count += 1
+                time.sleep(0.01)
+        except Exception as error:  # reported by stop(): a probe that failed measured nothing
+            self.error = error
 
     def stop(self) -> None:
         self.stopping.set()
         self.join()
+        if self.error is not None:
+            raise SystemExit(f"the write probe failed: {self.error}")
+        if self.count == 0:
+            raise SystemExit("the write probe never completed while the migration ran")
 
 
 def staff_list(storekeeper: str, url: str) -> float:
