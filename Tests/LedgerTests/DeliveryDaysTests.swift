@@ -4,10 +4,11 @@ import Testing
 
 @testable import Ledger
 
-/// `delivery_days` (migration 18, ``LedgerSchema/deliveryDays``): deliveries counted per UTC
-/// day and source, backfilled from the purchases already there and then kept by a trigger,
-/// always equal to what counting the deliveries themselves gives (what the overview did
-/// before).
+/// `delivery_days` and `delivery_latencies` (migration 18, ``LedgerSchema/deliveryDays``):
+/// deliveries counted per UTC day and source, and per UTC day and bucket of their time from
+/// charge to delivery, backfilled from the purchases already there and then kept by a
+/// trigger, always equal to what counting the deliveries themselves gives (what the overview
+/// did before).
 struct DeliveryDaysTests {
     @Test(
         "delivery_days holds the count of every day and source of the deliveries, before and after migration 18",
@@ -57,6 +58,8 @@ struct DeliveryDaysTests {
         for _ in 0..<3 { _ = try await store.deliver(Fixture.delivery(source: .notification)) }
         // The backfill must repair counts, not add to them: start it from wrong ones.
         try await PostgresCluster.shared.execute(database: database.name, "UPDATE delivery_days SET deliveries = 7")
+        try await PostgresCluster.shared.execute(
+            database: database.name, "UPDATE delivery_latencies SET deliveries = 7")
         let paused = Task { try await store.deliver(EntitlementFixture.renewal(chain, period: 0, player: "in-flight")) }
         var reachedPoint = reached.makeAsyncIterator()
         _ = await reachedPoint.next()
@@ -94,9 +97,17 @@ struct DeliveryDaysTests {
         }
     }
 
+    /// Times from charge to delivery in milliseconds, on and beside the bounds of the buckets
+    /// (the coarse histogram's among them), negative (clocks that differ), days late, and
+    /// beyond the last bound.
+    static let latencies: [Int64] = [
+        -5_000, 0, 1, 27, 28, 29, 999, 1_000, 1_001, 1_049, 9_999, 10_000, 59_999, 60_000, 60_001, 599_999, 600_000,
+        3_599_999, 3_600_000, 3 * 86_400_000 + 17, 3_599_999_999, 3_600_000_000, 4_000_000_000,
+    ]
+
     /// Deliveries of every source over `days` days (a varying number of each per step, the
-    /// clock moved 7 h 13 min between steps, across midnights), one of each day refunded:
-    /// how many.
+    /// clock moved 7 h 13 min between steps, across midnights), each charged one of
+    /// ``latencies`` before, one of each five refunded: how many.
     private static func deliverOverDays(_ store: any LedgerStore, _ clock: ManualClock, days: Int) async throws
         -> Int
     {
@@ -104,7 +115,9 @@ struct DeliveryDaysTests {
         for step in 0..<(days * 24 / 7) {
             for (index, source) in DeliverySource.allCases.enumerated() {
                 for _ in 0..<((step + index) % 3) {
-                    let delivery = Fixture.delivery(player: "player-\(step % 4)", source: source)
+                    var delivery = Fixture.delivery(player: "player-\(step % 4)", source: source)
+                    delivery.purchaseDate = Date(
+                        ledgerMilliseconds: clock.now.ledgerMilliseconds - latencies[delivered % latencies.count])
                     _ = try await store.deliver(delivery)
                     delivered += 1
                     if delivered % 5 == 0 {
@@ -118,15 +131,21 @@ struct DeliveryDaysTests {
         return delivered
     }
 
-    /// Expects the overview's counts per day and source from `since`'s day on to be the
-    /// deliveries of those days counted one by one; answers how many deliveries they count.
+    /// Expects the overview's counts per day and source, and per bucket of latency, from
+    /// `since`'s day on to be the deliveries of those days counted one by one; answers how
+    /// many deliveries they count.
     private static func expectCountsMatch(_ store: any LedgerStore, since: Date) async throws -> Int {
         let firstDay = DeliveryDayCount.day(since)
         let activity = try await store.deliveryActivity(since: since, limit: 100_000)
         var counted: [DeliveryDayCount] = []
+        var latencies: [Int64: Int] = [:]
         for delivery in activity.deliveries {
             let day = DeliveryDayCount.day(delivery.deliveredAt)
             guard day >= firstDay else { continue }
+            let milliseconds = max(
+                delivery.deliveredAt.ledgerMilliseconds - delivery.purchaseDate.ledgerMilliseconds, 0)
+            let bucket = try #require(DeliveryLatencyCount.bucketBounds.last { $0 <= milliseconds })
+            latencies[bucket, default: 0] += 1
             if let index = counted.firstIndex(where: { $0.day == day && $0.source == delivery.source }) {
                 counted[index].deliveries += 1
             } else {
@@ -136,16 +155,21 @@ struct DeliveryDaysTests {
         #expect(Set(activity.deliveryDays) == Set(counted))
         #expect(activity.deliveryDays.count == counted.count, "one row per day and source")
         #expect(activity.deliveryDays.map(\.day) == activity.deliveryDays.map(\.day).sorted(), "by day")
+        #expect(
+            activity.latencies
+                == latencies.sorted { $0.key < $1.key }.map {
+                    DeliveryLatencyCount(lowerBound: $0.key, deliveries: $0.value)
+                })
         return activity.deliveryDays.reduce(0) { $0 + $1.deliveries }
     }
 
-    /// Polls until the backfill's batch waits for its lock on `delivery_days` (how long it
+    /// Polls until the backfill's batch waits for its lock on `delivery_days` and `delivery_latencies` (how long it
     /// takes does not matter: nothing moves the paused delivery on until the test does).
     private static func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore) async throws {
         let waiting = LedgerStatement(
             """
             SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
-            AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE delivery_days%'
+            AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE delivery_days, delivery_latencies%'
             """)
         let deadline = ContinuousClock.now + .seconds(60)
         while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {

@@ -27,7 +27,7 @@ struct FrozenMigrationTests {
         15: 0xd35b_bf74_36f4_1cd2,
         16: 0x8068_18ba_537c_57ae,
         17: 0x5dbf_a73a_07f9_85e8,
-        18: 0xe389_6019_a3d9_21d1,
+        18: 0x877b_cdb4_6729_c138,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

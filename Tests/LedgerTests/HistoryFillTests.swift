@@ -72,6 +72,28 @@ struct HistoryFillTests {
                     SELECT COUNT(*) AS n FROM (SELECT * FROM (\(kept) EXCEPT \(recount)) AS a
                         UNION ALL SELECT * FROM (\(recount) EXCEPT \(kept)) AS b) AS differences
                     """, in: store) == 0)
+            // delivery_latencies (migration 18 too) holds them per day and bucket of their
+            // time from charge to delivery.
+            let bucket =
+                kind == .sqlite
+                ? LedgerSchema.sqliteLatencyBucket("") : LedgerSchema.postgresLatencyBucket("purchases.")
+            let recountLatencies =
+                "SELECT \(day) AS day, \(bucket) AS lower_bound, COUNT(*) AS deliveries FROM purchases GROUP BY 1, 2"
+            let keptLatencies = """
+                SELECT day, lower_bound, CAST(SUM(deliveries) AS BIGINT) FROM delivery_latencies GROUP BY day, lower_bound
+                """
+            #expect(
+                try await count("SELECT CAST(SUM(deliveries) AS BIGINT) AS n FROM delivery_latencies", in: store)
+                    == 1_500)
+            #expect(
+                try await count(
+                    """
+                    SELECT COUNT(*) AS n FROM (SELECT * FROM (\(keptLatencies) EXCEPT \(recountLatencies)) AS a
+                        UNION ALL SELECT * FROM (\(recountLatencies) EXCEPT \(keptLatencies)) AS b) AS differences
+                    """, in: store) == 0)
+            #expect(
+                try await count("SELECT COUNT(DISTINCT lower_bound) AS n FROM delivery_latencies", in: store) > 1,
+                "the fill's times fall in more than one bucket")
 
             // The ledger's own reads and rules work on what the fill wrote.
             #expect(try await store.purchases(playerId: summary.whale).count == summary.whalePurchases)

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import LedgerTestSupport
 import Testing
 
 @testable import SupportConsole
@@ -11,23 +12,77 @@ import Testing
 /// The overview's statistics and server-made SVG: median and p99 by their definitions,
 /// log-scale buckets, UTC days, and charts that escape every outside string.
 struct ConsolePagesChartTests {
-    @Test func medianAndP99OfKnownLatencies() {
-        // 1…100 seconds: the median is 50.5 (the mean of the 50th and 51st), p99 the 99th.
-        let hundred = LatencyStatistics(latencies: (1...100).map(Double.init).shuffled())
+    @Test func medianAndP99OfKnownLatencies() throws {
+        // 1…100 seconds: the median is 50.5 (the mean of the 50th and 51st), p99 the 99th,
+        // each within 2.5% (the middle of its bucket).
+        let hundred = LatencyStatistics(counts: LatencyReference.counts((1...100).map { $0 * 1_000 }.shuffled()))
         #expect(hundred.count == 100)
-        #expect(hundred.median == 50.5)
-        #expect(hundred.p99 == 99)
-        // Odd count: the middle one; p99 of few values is the largest.
-        let five = LatencyStatistics(latencies: [9, 0.2, 3_700, 0.5, 30])
-        #expect(five.median == 9)
-        #expect(five.p99 == 3_700)
-        #expect(five.histogram == [2, 1, 1, 0, 0, 1])
-        // Nearest rank: with 1,000 values p99 is the 990th.
-        let thousand = LatencyStatistics(latencies: (1...1_000).map(Double.init))
-        #expect(thousand.p99 == 990)
-        #expect(LatencyStatistics.percentile([], 99) == nil)
-        let none = LatencyStatistics(latencies: [])
+        #expect(abs(try #require(hundred.median) - 50.5) <= 50.5 * 0.025)
+        #expect(abs(try #require(hundred.p99) - 99) <= 99 * 0.025)
+        // Odd count: the middle one; p99 of few values is the largest. Buckets of one
+        // millisecond give their millisecond; the last bucket its lower bound.
+        let five = LatencyStatistics(counts: LatencyReference.counts([9, 2, 4_000_000_000, 5, 30_000]))
+        #expect(five.median == 0.009)
+        #expect(five.p99 == 3_600_000)
+        #expect(five.histogram == [3, 0, 1, 0, 0, 1])
+        // Nearest rank: with 1,000 values p99 is the 990th (its bucket's middle).
+        let thousand = LatencyStatistics(counts: LatencyReference.counts((1...1_000).map { $0 * 1_000 }))
+        #expect(abs(try #require(thousand.p99) - 990) <= 990 * 0.025)
+        #expect(thousand.count == 1_000)
+        let none = LatencyStatistics(counts: [])
         #expect(none.median == nil && none.p99 == nil && none.histogram == [0, 0, 0, 0, 0, 0])
+        #expect(LatencyStatistics(counts: [DeliveryLatencyCount(lowerBound: 1_000, deliveries: 0)]).median == nil)
+    }
+
+    /// The bounds: ascending from 0, each bucket at most 10^(1/48) as wide (or one
+    /// millisecond), the coarse histogram's bounds among them, and every bucket's middle
+    /// within 2.5% of each of its milliseconds.
+    @Test func fineBucketsHoldTheCoarseOnesAndTheirMiddleIsWithinTheResolution() {
+        let bounds = DeliveryLatencyCount.bucketBounds
+        #expect(bounds.first == 0 && bounds.last == DeliveryLatencyCount.largestBound)
+        #expect(bounds == bounds.sorted() && Set(bounds).count == bounds.count)
+        for coarse in LatencyStatistics.Bucket.allCases.compactMap(\.upperBound) {
+            #expect(bounds.contains(Int64(coarse * 1_000)), "\(coarse) s")
+        }
+        for (lower, upper) in zip(bounds.dropLast(), bounds.dropFirst()) {
+            #expect(upper - lower == 1 || Double(upper) <= Double(lower) * pow(10, 1 / 48) + 1, "\(lower)–\(upper)")
+            let middle = LatencyStatistics.middle(ofBucketFrom: lower) * 1_000
+            for value in [lower, upper - 1] {
+                #expect(abs(middle - Double(value)) <= Double(value) * 0.025, "\(value) ms in \(lower)–\(upper)")
+            }
+        }
+    }
+
+    /// Against the overview's computation before buckets (``LatencyReference``), over
+    /// latencies spread on a log scale (below the last bound, 1,000 hours: from there on a
+    /// time counts as 1,000 hours, `medianAndP99OfKnownLatencies`) and on every bound of the
+    /// coarse histogram and beside it (some negative, from clocks that differ: the page
+    /// shows those as 0 ms either way, and the ledger counts them as 0): the histogram is the
+    /// same, median and p99 within 2.5%.
+    @Test(arguments: [1, 2, 3, 4, 1_000, 1_001])
+    func bucketedStatisticsMatchTheLatenciesCountedOneByOne(count: Int) throws {
+        var random = SeededGenerator(seed: UInt64(count))
+        var milliseconds: [Int64] = (0..<count).map { _ in
+            Int64(pow(10, Double(random.next() % 1_000_000) / 1_000_000 * 9.5).rounded()) - 50
+        }
+        if count > 4 {
+            for coarse in LatencyStatistics.Bucket.allCases.compactMap(\.upperBound) {
+                let bound = Int64(coarse * 1_000)
+                milliseconds += [bound - 1, bound, bound + 1]
+            }
+        }
+        let statistics = LatencyStatistics(counts: LatencyReference.counts(milliseconds))
+        let reference = LatencyReference(milliseconds: milliseconds.map { max($0, 0) })
+        #expect(statistics.histogram == reference.histogram)
+        #expect(statistics.count == milliseconds.count)
+        let pairs: [(bucketed: TimeInterval?, exact: TimeInterval?)] = [
+            (statistics.median, reference.median), (statistics.p99, reference.p99),
+        ]
+        for pair in pairs {
+            let bucketed: TimeInterval = try #require(pair.bucketed)
+            let exact: TimeInterval = try #require(pair.exact)
+            #expect(abs(bucketed - exact) <= exact * 0.025, "\(bucketed) for \(exact)")
+        }
     }
 
     @Test func bucketsAreLogScale() {
@@ -112,7 +167,15 @@ struct ConsolePagesChartTests {
             }
             #expect(overview.body.contains("App Store notification"), "the source is labelled")
             #expect(overview.body.contains(#"id="deliveries-total">1</span>"#), "counted in delivery_days")
+            #expect(
+                !overview.body.contains(#"id="latency-median">–</span>"#), "the latency counted in delivery_latencies")
+            #expect(
+                overview.body.contains(
+                    #"<p class="hint" id="latency-resolution">Median and 99th percentile to within 2.5%"#))
             #expect(try await !fixture.audit("view_overview", actor: "vera").isEmpty)
+            await viewer.setCookie("sk_lang", "zh-Hans")
+            let chinese = try await viewer.get("/console/overview")
+            #expect(chinese.body.contains(#"<p class="hint" id="latency-resolution">中位数和第 99 百分位的误差在 2.5% 以内"#))
         }
     }
 }

@@ -35,7 +35,7 @@ struct ConsolePagesOverviewTests {
                     productId: "coins", quantity: 5, purchaseDate: try Self.date("2026-10-01T00:00:00Z"),
                     deliveredAt: now, source: .reconciler),
             ],
-            deliveryDays: [], refunds: [], reversals: [],
+            deliveryDays: [], latencies: [], refunds: [], reversals: [],
             refundedPurchases: [
                 .init(
                     productId: "coins", quantity: 2, refundedShare: 50_000,

@@ -51,6 +51,10 @@ public struct DeliveryActivity: Sendable, Hashable {
     /// How many purchases each path delivered on each UTC day of the window (its first day
     /// the one `since` falls in), by day then source: every delivery, whatever the limit.
     public var deliveryDays: [DeliveryDayCount]
+    /// How many deliveries of the window's UTC days (as ``deliveryDays``) took each span
+    /// from Apple's charge to delivery, by bucket (``DeliveryLatencyCount/bucketBounds``),
+    /// ascending; buckets without any left out: every delivery, whatever the limit.
+    public var latencies: [DeliveryLatencyCount]
     /// When each refund in the window was recorded (``HistoryEventType/refunded`` events).
     public var refunds: [Date]
     /// When each refund reversal in the window was recorded.
@@ -65,11 +69,13 @@ public struct DeliveryActivity: Sendable, Hashable {
 
     /// Creates a value.
     public init(
-        deliveries: [Delivery], deliveryDays: [DeliveryDayCount], refunds: [Date], reversals: [Date],
+        deliveries: [Delivery], deliveryDays: [DeliveryDayCount], latencies: [DeliveryLatencyCount], refunds: [Date],
+        reversals: [Date],
         refundedPurchases: [RefundedPurchase], outboxBacklog: Int, webhookFailures: Int
     ) {
         self.deliveries = deliveries
         self.deliveryDays = deliveryDays
+        self.latencies = latencies
         self.refunds = refunds
         self.reversals = reversals
         self.refundedPurchases = refundedPurchases

@@ -355,6 +355,19 @@ extension LedgerSQL {
         )
     }
 
+    /// How many deliveries of the UTC days from `day` on took each span from charge to
+    /// delivery, by the bucket's lower bound (``LedgerSchema/deliveryDays``: the shards
+    /// added up).
+    static func deliveryLatencies(from day: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT lower_bound, CAST(SUM(deliveries) AS BIGINT) AS deliveries FROM delivery_latencies WHERE day >= ?
+            GROUP BY lower_bound ORDER BY lower_bound
+            """,
+            [.integer(Int64(day))]
+        )
+    }
+
     /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
     /// first, at most `limit` (`purchases_refunded_by_time`, ``LedgerSchema/historyIndexes``).
     static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {

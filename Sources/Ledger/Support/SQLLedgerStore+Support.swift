@@ -137,10 +137,17 @@ extension SQLLedgerStore {
                 day: Int(try row.requiredInteger("day")), source: try row.enumeration(DeliverySource.self, "source"),
                 deliveries: Int(try row.requiredInteger("deliveries")))
         }
-        // Five statements whose figures must agree (a delivery refunded between two of
+        let latencies = LedgerOperation.rows(LedgerSQL.deliveryLatencies(from: DeliveryDayCount.day(since))) { row in
+            DeliveryLatencyCount(
+                lowerBound: try row.requiredInteger("lower_bound"),
+                deliveries: Int(try row.requiredInteger("deliveries")))
+        }
+        // Six statements whose figures must agree (a delivery refunded between two of
         // them would count in one and not the other): one snapshot.
         return try await readSnapshot(
-            deliveries.then { deliveries in days.map { (deliveries: deliveries, days: $0) } }.then { read in
+            deliveries.then { deliveries in
+                days.then { days in latencies.map { (deliveries: deliveries, days: days, latencies: $0) } }
+            }.then { read in
                 LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
                     (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
                 }
@@ -161,7 +168,7 @@ extension SQLLedgerStore {
                         }
                         return .done(
                             DeliveryActivity(
-                                deliveries: read.deliveries, deliveryDays: read.days,
+                                deliveries: read.deliveries, deliveryDays: read.days, latencies: read.latencies,
                                 refunds: facts.events.filter { $0.type == HistoryEventType.refunded.rawValue }
                                     .map(\.at),
                                 reversals: facts.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }

@@ -1,7 +1,9 @@
 import Foundation
+import Ledger
 
-/// Time from Apple's charge to the ledger's delivery, summed up for the overview: median,
-/// 99th percentile and a histogram on a log scale.
+/// Time from Apple's charge to the ledger's delivery, summed up for the overview from the
+/// ledger's counts per fine bucket: median, 99th percentile (within 2.5%) and a histogram
+/// on a log scale (exact).
 struct LatencyStatistics: Sendable, Hashable {
     /// The histogram's buckets: under 1 s, 10 s, 1 min, 10 min, 1 h, and 1 h or more.
     enum Bucket: Int, CaseIterable, Sendable {
@@ -47,30 +49,46 @@ struct LatencyStatistics: Sendable, Hashable {
     /// How many latencies fall in each ``Bucket``, in bucket order.
     var histogram: [Int]
 
-    /// Sums up `latencies` (seconds, any order).
-    init(latencies: [TimeInterval]) {
-        let sorted = latencies.sorted()
-        count = sorted.count
-        median = Self.median(sorted)
-        p99 = Self.percentile(sorted, 99)
+    /// Sums up the ledger's counts of latencies per fine bucket (``DeliveryLatencyCount``,
+    /// any order). The histogram is exact: each ``Bucket``'s bounds are bounds of fine
+    /// buckets. A rank's latency is its fine bucket's geometric middle (within 2.5% of the
+    /// true one; a bucket of one millisecond its millisecond, the last bucket its lower
+    /// bound), and the median and the 99th percentile are taken from those.
+    init(counts: [DeliveryLatencyCount]) {
+        let sorted = counts.filter { $0.deliveries > 0 }.sorted { $0.lowerBound < $1.lowerBound }
+        count = sorted.reduce(0) { $0 &+ $1.deliveries }
         var histogram = Array(repeating: 0, count: Bucket.allCases.count)
-        for latency in sorted { histogram[Bucket(latency).rawValue] += 1 }
+        for bucket in sorted { histogram[Bucket(Double(bucket.lowerBound) / 1_000).rawValue] &+= bucket.deliveries }
         self.histogram = histogram
+        let count = count
+        /// The latency of the `rank`th (1-based) in ascending order.
+        func latency(rank: Int) -> TimeInterval {
+            var seen = 0
+            for bucket in sorted {
+                seen &+= bucket.deliveries
+                if seen >= rank { return Self.middle(ofBucketFrom: bucket.lowerBound) }
+            }
+            return sorted.last.map { Self.middle(ofBucketFrom: $0.lowerBound) } ?? 0
+        }
+        guard count > 0 else {
+            median = nil
+            p99 = nil
+            return
+        }
+        median =
+            count % 2 == 1
+            ? latency(rank: count / 2 + 1) : (latency(rank: count / 2) + latency(rank: count / 2 + 1)) / 2
+        p99 = latency(rank: min(max(Int((0.99 * Double(count)).rounded(.up)), 1), count))
     }
 
-    /// The median of ascending `sorted`.
-    static func median(_ sorted: [TimeInterval]) -> TimeInterval? {
-        guard !sorted.isEmpty else { return nil }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
-    /// The `percent`th percentile of ascending `sorted` by nearest rank: the value at rank
-    /// ⌈percent/100 × n⌉ (1-based).
-    static func percentile(_ sorted: [TimeInterval], _ percent: Double) -> TimeInterval? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
+    /// The seconds that stand for every latency of the fine bucket whose lower bound is
+    /// `lowerBound` milliseconds: the geometric middle of its whole milliseconds (the ledger
+    /// keeps milliseconds), so within 2.5% of each; its lower bound when it holds one
+    /// millisecond or is the last.
+    static func middle(ofBucketFrom lowerBound: Int64) -> TimeInterval {
+        guard let upper = DeliveryLatencyCount.bucketBounds.first(where: { $0 > lowerBound }), upper - lowerBound > 1
+        else { return Double(lowerBound) / 1_000 }
+        return (Double(lowerBound) * Double(upper - 1)).squareRoot() / 1_000
     }
 
     /// A duration for people: `850 ms`, `12.3 s`, `4 min 5 s`, `2 h 3 min`.

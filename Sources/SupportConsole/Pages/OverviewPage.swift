@@ -5,12 +5,13 @@ import Ledger
 extension SupportPages {
     /// Days the overview covers.
     static var overviewDays: Int { 30 }
-    /// The most deliveries the overview reads.
+    /// The most deliveries the overview reads (for its revenue).
     static var overviewDeliveryLimit: Int { 100_000 }
 
     /// `GET /console/overview`: the owed count, revenue per day (list price), deliveries,
     /// refunds and reversals per UTC day over the last 30 days, the time from charge to
-    /// delivery (median, p99 and a log-scale histogram), deliveries by source, and, when a
+    /// delivery (median and p99 within 2.5%, and a log-scale histogram, from the ledger's counts
+    /// per fine bucket), deliveries by source, and, when a
     /// webhook is configured, its outbox backlog and failures. Charts are SVG made here,
     /// every outside string escaped.
     func overviewPage(_ request: Request, _ context: some RequestContext, _ caller: ConsoleCaller) async throws
@@ -23,8 +24,7 @@ extension SupportPages {
         let activity = try await store.deliveryActivity(since: since, limit: Self.overviewDeliveryLimit)
         let owed = try await store.owedCount(learnedBefore: now.addingTimeInterval(-settings.owedAfterSeconds))
         try await caller.audit(action: "view_overview")
-        let latency = LatencyStatistics(
-            latencies: activity.deliveries.map { $0.deliveredAt.timeIntervalSince($0.purchaseDate) })
+        let latency = LatencyStatistics(counts: activity.latencies)
         let deliveriesPerDay = DailyCounts.sum(
             activity.deliveryDays.map { (day: $0.day, count: $0.deliveries) }, days: Self.overviewDays, endingAt: now)
         var values: [String: any Sendable] = [
