@@ -58,9 +58,11 @@ UNDO = {
                      "DROP TABLE owed_transactions"],
     },
     18: {
-        "sqlite": ["DROP TRIGGER purchases_delivery_day", "DROP TABLE delivery_days"],
+        "sqlite": ["DROP TRIGGER purchases_delivery_day", "DROP TABLE delivery_days", "DROP TABLE delivery_latencies",
+                   "DROP TABLE delivery_latency_buckets"],
         "postgres": ["DROP TRIGGER purchases_delivery_day ON purchases",
-                     "DROP FUNCTION storekeeper_count_delivery_day()", "DROP TABLE delivery_days"],
+                     "DROP FUNCTION storekeeper_count_delivery_day()", "DROP TABLE delivery_days",
+                     "DROP TABLE delivery_latencies", "DROP TABLE delivery_latency_buckets"],
     },
 }
 

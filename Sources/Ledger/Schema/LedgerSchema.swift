@@ -25,7 +25,9 @@
 /// - Player-less events by transaction (version 15): see ``unownedEvents``.
 /// - The index of Google Play purchases by delivery (version 16): see ``playSettlementIndex``.
 /// - `owed_transactions`, the owed queue kept by triggers (version 17): see ``owedTransactions``.
-/// - `delivery_days`, deliveries counted per UTC day and source (version 18): see ``deliveryDays``.
+/// - `delivery_days`, deliveries counted per UTC day and source, and `delivery_latencies`,
+///   per UTC day and bucket of their time from charge to delivery (`delivery_latency_buckets`)
+///   (version 18): see ``deliveryDays``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [

@@ -62,8 +62,9 @@ public protocol SupportReads: Sendable {
     func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
 
     /// What happened from `since` on: at most `limit` deliveries (oldest first), every
-    /// delivery counted per UTC day and source from `since`'s day on (`delivery_days`), at
-    /// most `limit` refunds and reversals together (oldest first), at most `limit` purchases
+    /// delivery counted per UTC day and source from `since`'s day on (`delivery_days`), and
+    /// per bucket of its time from charge to delivery (`delivery_latencies`), at most `limit`
+    /// refunds and reversals together (oldest first), at most `limit` purchases
     /// refunded (oldest refund first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 
