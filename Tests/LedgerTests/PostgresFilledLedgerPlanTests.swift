@@ -39,7 +39,7 @@ struct PostgresFilledLedgerPlanTests {
         let start = try await PostgresCluster.shared.serverLog().end
         let store = try makeLedgerStore(url: database.url)
         do {
-            try await FilledLedgerPaths.run(on: store, summary: summary, now: now)
+            try await FilledLedgerPaths.run(on: store, player: summary.whale, now: now)
             try await store.close()
         } catch {
             try? await store.close()
