@@ -207,6 +207,34 @@ enum FilledLedgerPaths {
         _ = try await store.settleRefundState(store: .appStore, transactionId: purchase.transactionId, reason: "REFUND")
     }
 
+    /// A player of the fill who bought once and whose purchase has player-less events (a
+    /// notification, the App Store's finishing), so that both parts of their timeline hold
+    /// rows: the player the work checks run the paths for. Found through the store's own
+    /// reads, the same on both databases.
+    static func smallPlayer(on store: any LedgerStore, summary: HistoryFillSummary) async throws -> String {
+        for number in 1..<summary.players {
+            let player = "player-\(number)"
+            let purchases = try await store.purchases(playerId: player)
+            guard purchases.count == 1, let purchase = purchases.first else { continue }
+            let events = try await store.events(transactionId: purchase.transactionId)
+            if events.contains(where: { $0.playerId == nil }) { return player }
+        }
+        throw SmallPlayerMissing()
+    }
+
+    /// The player's id and the ids of their purchases and orders, each as the literal a
+    /// statement about them shows once its values are bound (SQLite's expanded SQL,
+    /// PostgreSQL's plan conditions).
+    static func identifiers(of player: String, on store: any LedgerStore) async throws -> [String] {
+        let purchases = try await store.purchases(playerId: player)
+        let orders = try await store.orders(playerId: player)
+        let ids = [player] + purchases.flatMap { [$0.transactionId, $0.originalTransactionId] } + orders.map(\.orderId)
+        return Set(ids).sorted().map { "'\($0)'" }
+    }
+
+    /// The fill holds no player of one purchase with player-less events.
+    struct SmallPlayerMissing: Error {}
+
     private static func delivery(_ transactionId: String, player: String, orderId: String?, now: Date) -> Delivery {
         Delivery(
             store: .appStore, transactionId: transactionId, originalTransactionId: transactionId, playerId: player,

@@ -9,7 +9,7 @@ import Synchronization
 /// A SQLite ledger filled with history (``HistoryFill``, 3,000 purchases, seed 21) whose
 /// connections record every statement they complete while ``recording(_:)`` runs: its SQL
 /// with the values it was bound to, and the work SQLite did for it. The plan and work
-/// checks of a filled ledger (``FilledLedgerPlanTests``, ``FilledLedgerWorkTests``) read it.
+/// checks of a filled ledger (``FilledLedgerPlanTests``) read it.
 struct FilledSQLiteLedger {
     /// The purchases of the fill: enough that a walk of a ledger-wide range does thousands of
     /// steps more than any one small player's read, few enough that the fill takes a second.

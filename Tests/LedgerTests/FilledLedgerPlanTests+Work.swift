@@ -5,13 +5,13 @@ import Testing
 
 @testable import Ledger
 
-/// What ``FilledLedgerPlanTests`` cannot see: a statement whose plan finds its rows through
+/// What the plans cannot see (``noPathScansALargeTable()``): a statement whose plan finds its rows through
 /// an index (`SEARCH … USING INDEX`) but walks a range of it that grows with the ledger.
 /// The server's paths run for a player of one purchase on a filled ledger, and every
 /// statement about that player, their purchases or their orders is held to the work SQLite
 /// counted for it (`SQLITE_STMTSTATUS_VM_STEP`): a read of the player's own few rows stays
 /// far below ``stepBound``, a walk of a ledger-wide range goes far above it.
-struct FilledLedgerWorkTests {
+extension FilledLedgerPlanTests {
     /// The most virtual machine steps a statement about one small player may take on the
     /// filled ledger (3,000 purchases, seed 21), chosen from what the paths did there
     /// (2026-11-30). The player's statements take at most 366 steps (a page of their
@@ -45,11 +45,11 @@ struct FilledLedgerWorkTests {
     @Test("no statement about one small player walks a range of the whole filled ledger")
     func smallPlayersStatementsStaySmall() async throws {
         let ledger = try await FilledSQLiteLedger.make()
-        let player = try await Self.smallPlayer(of: ledger)
+        let player = try await FilledLedgerPaths.smallPlayer(on: ledger.store, summary: ledger.summary)
         let recorded = try await ledger.recording {
             try await FilledLedgerPaths.run(on: ledger.store, player: player, now: ledger.now)
         }
-        let identifiers = try await Self.identifiers(of: player, in: ledger)
+        let identifiers = try await FilledLedgerPaths.identifiers(of: player, on: ledger.store)
         let own = recorded.filter { statement in identifiers.contains { statement.sql.contains($0) } }
         #expect(Set(own.map(\.sql)).count > 30, "\(own.count) statements about \(player)")
         #expect(
@@ -67,6 +67,15 @@ struct FilledLedgerWorkTests {
             identifiers.contains { statement.sql.contains($0) } && statement.steps > Self.stepBound
         }
         #expect(flagged.count == 1, "the timeline before migration 17 is flagged:\n\(Self.describe(canary))")
+        let plan = try await ledger.pool.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + Self.timelineBeforeMigration17, arguments: [player, player]
+            )
+            .map { $0["detail"] as String }
+        }
+        #expect(
+            !plan.contains(where: Self.scansLargeTable),
+            "the plan check passes the old timeline (SEARCH … USING INDEX history_events_by_player): \(plan)")
         try await ledger.close()
     }
 
@@ -74,41 +83,5 @@ struct FilledLedgerWorkTests {
     static func describe(_ statements: [RecordedStatement]) -> String {
         statements.map { "\($0.steps) steps (\($0.fullScanSteps) in full scans): \($0.sql.prefix(400))" }
             .joined(separator: "\n")
-    }
-
-    /// A player of the fill who bought once and whose purchase has player-less events (a
-    /// notification, the App Store's finishing): the second part of their timeline is not
-    /// empty.
-    static func smallPlayer(of ledger: FilledSQLiteLedger) async throws -> String {
-        let player = try await ledger.pool.read { db in
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT purchases.player_id FROM purchases
-                    WHERE purchases.player_id IN (
-                        SELECT player_id FROM purchases GROUP BY player_id HAVING COUNT(*) = 1)
-                      AND EXISTS (
-                        SELECT 1 FROM history_events
-                        WHERE history_events.transaction_id = purchases.transaction_id
-                          AND history_events.player_id IS NULL)
-                    ORDER BY purchases.player_id LIMIT 1
-                    """)
-        }
-        return try #require(player)
-    }
-
-    /// The player's id and the ids of their purchases and orders, each as the SQL literal a
-    /// statement about them holds once its values are bound.
-    static func identifiers(of player: String, in ledger: FilledSQLiteLedger) async throws -> [String] {
-        try await ledger.pool.read { db in
-            let own = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT transaction_id FROM purchases WHERE player_id = ?1
-                    UNION SELECT original_transaction_id FROM purchases WHERE player_id = ?1
-                    UNION SELECT order_id FROM orders WHERE player_id = ?1
-                    """, arguments: [player])
-            return ([player] + own).map { "'\($0)'" }
-        }
     }
 }
