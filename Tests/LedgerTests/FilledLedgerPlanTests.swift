@@ -141,7 +141,7 @@ enum FilledLedgerPaths {
         if let next = ordersPage.next {
             ordersPage = try await store.orders(playerId: player, page: LedgerPageRequest(after: next, limit: 50))
         }
-        // Timeline paging deep into the player's history (five pages of the player's).
+        // Timeline paging deep into the player's history (five pages into the whale's).
         var beforeId: Int64?
         for _ in 0..<5 {
             let page = try await store.timelineNewestFirst(playerId: player, beforeId: beforeId, limit: 50, types: nil)

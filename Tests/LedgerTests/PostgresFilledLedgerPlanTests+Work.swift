@@ -17,7 +17,7 @@ extension PostgresFilledLedgerPlanTests {
 
     /// The most buffers (shared hits and reads) a statement about one small player may touch
     /// on the filled ledger (3,000 purchases, seed 21), chosen from what the paths did there
-    /// (2026-11-30). The player's plans touch at most 20 buffers (the order's fulfilment; a
+    /// (2026-11-30, `player-3`). The player's plans touch at most 20 buffers (the order's fulfilment; a
     /// page of their timeline 15). The walk of the ledger's 2,171 player-less events
     /// (``walkOfPlayerlessEvents``) touches 407: a bitmap scan, one visit to each of the 381
     /// heap pages that hold them; an index scan would visit a page for each of the 2,171.
