@@ -18,7 +18,7 @@ extension FilledLedgerPlanTests {
     /// (2026-11-30, `player-3`). The player's statements take at most 402 steps (a page of
     /// their timeline, newest first: their own events and those of their purchases merged and
     /// sorted), most under 200. A walk of an index range costs about ten steps an entry: the
-    /// timeline before migration 17 (``timelineBeforeMigration17``) walks the ledger's 2,171
+    /// timeline before migration 15 (``timelineBeforeMigration15``) walks the ledger's 2,171
     /// player-less events in 21,950 steps. 2,000 is five times the largest read of the
     /// player's own rows, and a walk of any range of 200 entries or more (one purchase in
     /// fifteen of the ledger's) exceeds it.
@@ -29,12 +29,12 @@ extension FilledLedgerPlanTests {
     /// quintuple the test's time to say the same.
     static let stepBound: Int32 = 2_000
 
-    /// A player's timeline as it was read before migration 17 (commit 662a9f7 and before):
+    /// A player's timeline as it was read before migration 15 (commit 662a9f7 and before):
     /// the player-less events of the player's transactions found through
     /// `history_events_by_player`'s range of `NULL` player ids, every player-less event of
     /// the ledger (2 s a page at a million purchases). SQLite still plans it that way, and its
     /// plan says `SEARCH … USING INDEX`: the canary the work check must flag.
-    static let timelineBeforeMigration17 = """
+    static let timelineBeforeMigration15 = """
         SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ?
         UNION ALL
         SELECT \(HistoryEventTable.columns) FROM history_events
@@ -61,16 +61,16 @@ extension FilledLedgerPlanTests {
 
         let canary = try await ledger.recording {
             _ = try await ledger.pool.read { db in
-                try Row.fetchAll(db, sql: Self.timelineBeforeMigration17, arguments: [player, player]).count
+                try Row.fetchAll(db, sql: Self.timelineBeforeMigration15, arguments: [player, player]).count
             }
         }
         let flagged = canary.filter { statement in
             identifiers.contains { statement.sql.contains($0) } && statement.steps > Self.stepBound
         }
-        #expect(flagged.count == 1, "the timeline before migration 17 is flagged:\n\(Self.describe(canary))")
+        #expect(flagged.count == 1, "the timeline before migration 15 is flagged:\n\(Self.describe(canary))")
         let plan = try await ledger.pool.read { db in
             try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN " + Self.timelineBeforeMigration17, arguments: [player, player]
+                db, sql: "EXPLAIN QUERY PLAN " + Self.timelineBeforeMigration15, arguments: [player, player]
             )
             .map { $0["detail"] as String }
         }

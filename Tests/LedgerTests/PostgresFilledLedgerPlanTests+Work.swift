@@ -45,7 +45,7 @@ extension PostgresFilledLedgerPlanTests {
         let walks = own.filter { Self.buffers(of: $0) > Self.bufferBound }
         #expect(walks.isEmpty, "plans about one small player that walk the ledger:\n\(Self.describe(walks))")
 
-        // The canary: the timeline before migration 17, on the schema before it, run as SQLite
+        // The canary: the timeline before migration 15, on the schema before it, run as SQLite
         // ran it (``walkOfPlayerlessEvents``).
         let literal = "'\(player.replacingOccurrences(of: "'", with: "''"))'"
         try await PostgresCluster.shared.execute(
@@ -64,13 +64,13 @@ extension PostgresFilledLedgerPlanTests {
             "the plan check passes the walk: its index has a condition (player_id IS NULL)")
     }
 
-    /// ``FilledLedgerPlanTests/timelineBeforeMigration17`` as SQLite ran it: every event of
+    /// ``FilledLedgerPlanTests/timelineBeforeMigration15`` as SQLite ran it: every event of
     /// `history_events_by_player`'s range of `NULL` player ids read, each kept if its
     /// transaction is one of the player's. PostgreSQL plans the old form itself as a join
     /// from the player's purchases (27 buffers here, no walk, even without
     /// `history_events_unowned`); `IS TRUE` keeps the subquery a filter of each event, so that
     /// PostgreSQL walks the range as SQLite did.
-    static let walkOfPlayerlessEvents = FilledLedgerPlanTests.timelineBeforeMigration17.replacingOccurrences(
+    static let walkOfPlayerlessEvents = FilledLedgerPlanTests.timelineBeforeMigration15.replacingOccurrences(
         of: "AND transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)",
         with: "AND (transaction_id IN (SELECT transaction_id FROM purchases WHERE player_id = ?)) IS TRUE")
 
