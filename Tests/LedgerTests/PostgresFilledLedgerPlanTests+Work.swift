@@ -17,12 +17,12 @@ extension PostgresFilledLedgerPlanTests {
 
     /// The most buffers (shared hits and reads) a statement about one small player may touch
     /// on the filled ledger (3,000 purchases, seed 21), chosen from what the paths did there
-    /// (2026-11-30, `player-3`). The player's plans touch at most 20 buffers (the order's fulfilment; a
-    /// page of their timeline 15). The walk of the ledger's 2,171 player-less events
-    /// (``walkOfPlayerlessEvents``) touches 407: a bitmap scan, one visit to each of the 381
-    /// heap pages that hold them; an index scan would visit a page for each of the 2,171.
-    /// 200 is ten times the largest read of the player's own rows and half the walk. (The
-    /// bound cannot be SQLite's: a buffer holds many rows, a step is one instruction.)
+    /// (2026-11-30, `player-3`). The player's plans touch at most 20 buffers (the order's
+    /// fulfilment; a page of their timeline 15). The walk of the ledger's 2,480 player-less
+    /// events (``walkOfPlayerlessEvents``) touches 412: a bitmap scan, one visit to each heap
+    /// page that holds them; an index scan would visit a page for each of the 2,480. 200 is
+    /// ten times the largest read of the player's own rows and half the walk. (The bound
+    /// cannot be SQLite's: a buffer holds many rows, a step is one instruction.)
     static let bufferBound = 200
 
     @Test("no statement about one small player walks a range of the whole filled PostgreSQL ledger")
@@ -67,7 +67,7 @@ extension PostgresFilledLedgerPlanTests {
     /// ``FilledLedgerPlanTests/timelineBeforeMigration15`` as SQLite ran it: every event of
     /// `history_events_by_player`'s range of `NULL` player ids read, each kept if its
     /// transaction is one of the player's. PostgreSQL plans the old form itself as a join
-    /// from the player's purchases (27 buffers here, no walk, even without
+    /// from the player's purchases (under 30 buffers here, no walk, even without
     /// `history_events_unowned`); `IS TRUE` keeps the subquery a filter of each event, so that
     /// PostgreSQL walks the range as SQLite did.
     static let walkOfPlayerlessEvents = FilledLedgerPlanTests.timelineBeforeMigration15.replacingOccurrences(
