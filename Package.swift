@@ -351,6 +351,7 @@ let package = Package(
             name: "LedgerTests",
             dependencies: [
                 "Ledger", "AppStoreModel", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

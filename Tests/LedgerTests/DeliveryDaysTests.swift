@@ -44,25 +44,15 @@ struct DeliveryDaysTests {
     @Test("PostgreSQL: a delivery counted but not committed when a backfill batch starts is counted once")
     func inFlightDeliveryIsCountedOnce() async throws {
         let database = try await PostgresCluster.shared.createDatabase()
-        let chain = Fixture.transactionId()
-        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let store = try PostgresLedgerStore(
-            url: database.url,
-            hook: { point in
-                guard point == .entitlementRead(originalTransactionId: chain) else { return }
-                reachedSignal.yield()
-                for await _ in release { return }
-            })
+        let inFlight = try PausedDelivery(url: database.url)
+        let store = inFlight.store
         try await store.migrate()
         for _ in 0..<3 { _ = try await store.deliver(Fixture.delivery(source: .notification)) }
         // The backfill must repair counts, not add to them: start it from wrong ones.
         try await PostgresCluster.shared.execute(database: database.name, "UPDATE delivery_days SET deliveries = 7")
         try await PostgresCluster.shared.execute(
             database: database.name, "UPDATE delivery_latencies SET deliveries = 7")
-        let paused = Task { try await store.deliver(EntitlementFixture.renewal(chain, period: 0, player: "in-flight")) }
-        var reachedPoint = reached.makeAsyncIterator()
-        _ = await reachedPoint.next()
+        let paused = await inFlight.start(player: "in-flight")
         let backfill = Task {
             try await store.onConnection { connection in
                 try await store.run(LedgerSchema.deliveryDays.postgresBackfills[0], on: connection)
@@ -70,7 +60,7 @@ struct DeliveryDaysTests {
         }
         do {
             try await Self.waitUntilTheBackfillWaits(store)
-            releaseSignal.yield()
+            inFlight.release()
             _ = try await paused.value
             try await backfill.value
             #expect(try await Self.expectCountsMatch(store, since: .distantPast) == 4)
@@ -78,7 +68,7 @@ struct DeliveryDaysTests {
             #expect(try await Self.expectCountsMatch(store, since: .distantPast) == 5)
             try await store.close()
         } catch {
-            releaseSignal.yield()
+            inFlight.release()
             _ = try? await paused.value
             _ = try? await backfill.value
             try? await store.close()

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import LedgerTestSupport
-import Synchronization
 import Testing
 
 @testable import Ledger
@@ -61,32 +60,12 @@ struct FilledLedgerPlanTests {
 
     @Test("no statement on the server's paths scans a large table of a filled ledger")
     func noPathScansALargeTable() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plans-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let recorded = Mutex<[String]>([])
-        let recording = Atomic<Bool>(false)
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in
-            db.trace(options: .statement) { event in
-                guard recording.load(ordering: .relaxed), case .statement(let statement) = event else { return }
-                let sql = statement.expandedSQL
-                recorded.withLock { $0.append(sql) }
-            }
+        let ledger = try await FilledSQLiteLedger.make()
+        let recorded = try await ledger.recording {
+            try await FilledLedgerPaths.run(on: ledger.store, player: ledger.summary.whale, now: ledger.now)
         }
-        let pool = try DatabasePool(
-            path: directory.appendingPathComponent("ledger.sqlite").path, configuration: configuration)
-        let store = SQLiteLedgerStore(writer: pool)
-        let now = Date()
-        let summary = try await HistoryFill.fill(
-            store, purchases: 3_000, products: HistoryFillTests.products, random: SeededGenerator(seed: 21), now: now)
 
-        recording.store(true, ordering: .relaxed)
-        try await FilledLedgerPaths.run(on: store, summary: summary, now: now)
-        recording.store(false, ordering: .relaxed)
-
-        let statements = Set(recorded.withLock { $0 })
+        let statements = Set(recorded.map(\.sql))
         #expect(statements.count > 30, "the paths ran \(statements.count) distinct statements")
         var scans: [String] = []
         for sql in statements.sorted() {
@@ -95,7 +74,7 @@ struct FilledLedgerPlanTests {
             guard ["SELECT", "WITH", "UPDATE", "DELETE", "INSERT"].contains(where: { upper.hasPrefix($0) }) else {
                 continue
             }
-            let steps = try await pool.read { db in
+            let steps = try await ledger.pool.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + trimmed).map { $0["detail"] as String }
             }
             for step in steps where Self.scansLargeTable(step) {
@@ -104,7 +83,7 @@ struct FilledLedgerPlanTests {
             }
         }
         #expect(scans.isEmpty, "statements that scan a large table:\n\(scans.joined(separator: "\n"))")
-        try await store.close()
+        try await ledger.close()
     }
 
     /// Whether `statement` is one of ``knownScans``.
@@ -121,29 +100,30 @@ struct FilledLedgerPlanTests {
 }
 
 /// The ledger reads and writes of the server's paths, on a filled ledger: what the plan
-/// checks record.
+/// and work checks record.
 enum FilledLedgerPaths {
-    static func run(on store: any LedgerStore, summary: HistoryFillSummary, now: Date) async throws {
-        let whale = summary.whale
+    /// Runs the paths for `player`, who must have bought at least once: the whale for the
+    /// plans (the deepest pages), a player of one purchase for the work each statement does.
+    static func run(on store: any LedgerStore, player: String, now: Date) async throws {
         // Delivery: by order (one round trip) and the whole way.
         let order = try await store.createOrder(
             Order(
-                orderId: UUID().uuidString.lowercased(), playerId: whale, productId: "coins100",
+                orderId: UUID().uuidString.lowercased(), playerId: player, productId: "coins100",
                 appAccountToken: UUID().uuidString.lowercased(), createdAt: now,
                 expiresAt: now.addingTimeInterval(3_600)))
         _ = try await store.deliverByOrder(
-            delivery("9100000000000001", player: whale, orderId: order.orderId, now: now),
+            delivery("9100000000000001", player: player, orderId: order.orderId, now: now),
             appAccountToken: order.appAccountToken)
-        _ = try await store.deliver(delivery("9100000000000002", player: whale, orderId: nil, now: now))
-        _ = try await store.deliver(delivery("9100000000000002", player: whale, orderId: nil, now: now))
+        _ = try await store.deliver(delivery("9100000000000002", player: player, orderId: nil, now: now))
+        _ = try await store.deliver(delivery("9100000000000002", player: player, orderId: nil, now: now))
 
         // The player page and support's searches.
-        _ = try await store.grantManually(playerId: whale, grants: ["coins": 5], reason: "plans", actor: "ann")
-        _ = try await store.playerTotals(playerId: whale)
-        _ = try await store.newestOrders(playerId: whale, limit: 200)
-        _ = try await store.newestPurchases(playerId: whale, limit: 200)
-        _ = try await store.newestManualEntries(playerId: whale, limit: 200)
-        let purchases = try await store.purchases(playerId: whale)
+        _ = try await store.grantManually(playerId: player, grants: ["coins": 5], reason: "plans", actor: "ann")
+        _ = try await store.playerTotals(playerId: player)
+        _ = try await store.newestOrders(playerId: player, limit: 200)
+        _ = try await store.newestPurchases(playerId: player, limit: 200)
+        _ = try await store.newestManualEntries(playerId: player, limit: 200)
+        let purchases = try await store.purchases(playerId: player)
         let purchase = try #require(purchases.first)
         _ = try await store.purchase(store: .appStore, transactionId: purchase.transactionId)
         _ = try await store.purchases(store: .appStore, originalTransactionId: purchase.originalTransactionId)
@@ -151,27 +131,27 @@ enum FilledLedgerPaths {
         _ = try await store.order(appAccountToken: order.appAccountToken)
         _ = try await store.events(transactionId: purchase.transactionId)
         _ = try await store.events(orderId: order.orderId)
-        _ = try await store.wallet(playerId: whale)
-        _ = try await store.entitlements(playerId: whale)
-        _ = try await store.knowsPlayer(whale)
+        _ = try await store.wallet(playerId: player)
+        _ = try await store.entitlements(playerId: player)
+        _ = try await store.knowsPlayer(player)
         _ = try await store.players(resembling: "player-1", limit: 20)
         _ = try await store.players(resembling: "Er", limit: 20)
         _ = try await store.players(outsideASCIILimit: 50)
-        var ordersPage = try await store.orders(playerId: whale, page: LedgerPageRequest(limit: 50))
+        var ordersPage = try await store.orders(playerId: player, page: LedgerPageRequest(limit: 50))
         if let next = ordersPage.next {
-            ordersPage = try await store.orders(playerId: whale, page: LedgerPageRequest(after: next, limit: 50))
+            ordersPage = try await store.orders(playerId: player, page: LedgerPageRequest(after: next, limit: 50))
         }
-        // Timeline paging deep into the whale's history.
+        // Timeline paging deep into the player's history (five pages into the whale's).
         var beforeId: Int64?
         for _ in 0..<5 {
-            let page = try await store.timelineNewestFirst(playerId: whale, beforeId: beforeId, limit: 50, types: nil)
+            let page = try await store.timelineNewestFirst(playerId: player, beforeId: beforeId, limit: 50, types: nil)
             beforeId = page.last?.id
         }
         _ = try await store.timelineNewestFirst(
-            playerId: whale, beforeId: beforeId, limit: 50, types: [.delivered, .refunded])
-        var timeline = try await store.timeline(playerId: whale, page: LedgerPageRequest(limit: 100))
+            playerId: player, beforeId: beforeId, limit: 50, types: [.delivered, .refunded])
+        var timeline = try await store.timeline(playerId: player, page: LedgerPageRequest(limit: 100))
         if let next = timeline.next {
-            timeline = try await store.timeline(playerId: whale, page: LedgerPageRequest(after: next, limit: 100))
+            timeline = try await store.timeline(playerId: player, page: LedgerPageRequest(after: next, limit: 100))
         }
 
         // The owed queue (a report of a transaction delivered and of one owed first, which
@@ -206,7 +186,7 @@ enum FilledLedgerPaths {
         _ = try await store.notification(uuid: notificationUUID)
         _ = try await store.lapsedSubscriptions(before: now, limit: 50)
         // A filled ledger's subscriptions are renewed up to now: the check of one runs on any.
-        if let entitlement = try await store.entitlements(playerId: whale).first {
+        if let entitlement = try await store.entitlements(playerId: player).first {
             _ = try await store.entitlement(
                 store: entitlement.store, originalTransactionId: entitlement.originalTransactionId)
             _ = try await store.postponeSubscriptionCheck(
@@ -226,6 +206,34 @@ enum FilledLedgerPaths {
         _ = try await store.notification(uuid: UUID().uuidString.lowercased())
         _ = try await store.settleRefundState(store: .appStore, transactionId: purchase.transactionId, reason: "REFUND")
     }
+
+    /// A player of the fill who bought once and whose purchase has player-less events (a
+    /// notification, the App Store's finishing), so that both parts of their timeline hold
+    /// rows: the player the work checks run the paths for. Found through the store's own
+    /// reads, the same on both databases.
+    static func smallPlayer(on store: any LedgerStore, summary: HistoryFillSummary) async throws -> String {
+        for number in 1..<summary.players {
+            let player = "player-\(number)"
+            let purchases = try await store.purchases(playerId: player)
+            guard purchases.count == 1, let purchase = purchases.first else { continue }
+            let events = try await store.events(transactionId: purchase.transactionId)
+            if events.contains(where: { $0.playerId == nil }) { return player }
+        }
+        throw SmallPlayerMissing()
+    }
+
+    /// The player's id and the ids of their purchases and orders, each as the literal a
+    /// statement about them shows once its values are bound (SQLite's expanded SQL,
+    /// PostgreSQL's plan conditions).
+    static func identifiers(of player: String, on store: any LedgerStore) async throws -> [String] {
+        let purchases = try await store.purchases(playerId: player)
+        let orders = try await store.orders(playerId: player)
+        let ids = [player] + purchases.flatMap { [$0.transactionId, $0.originalTransactionId] } + orders.map(\.orderId)
+        return Set(ids).sorted().map { "'\($0)'" }
+    }
+
+    /// The fill holds no player of one purchase with player-less events.
+    struct SmallPlayerMissing: Error {}
 
     private static func delivery(_ transactionId: String, player: String, orderId: String?, now: Date) -> Delivery {
         Delivery(

@@ -42,6 +42,14 @@ struct HistoryFillTests {
             #expect(try await count("SELECT COUNT(*) AS n FROM entitlements", in: store) == Int64(summary.entitlements))
             #expect(
                 try await count("SELECT COUNT(*) AS n FROM notifications", in: store) == Int64(summary.notifications))
+            // The notifications that came before the device's report left their evidence, and
+            // every one of those transactions was delivered since: nothing is owed.
+            #expect(summary.awaitingReports > 0)
+            #expect(
+                try await count("SELECT COUNT(*) AS n FROM history_events WHERE type = 'awaiting_report'", in: store)
+                    == Int64(summary.awaitingReports))
+            #expect(try await count("SELECT COUNT(*) AS n FROM owed_transactions", in: store) == 0)
+            #expect(try await store.owedCount(learnedBefore: .distantFuture) == 0)
             #expect(
                 try await count(
                     "SELECT COUNT(DISTINCT player_id) AS n FROM orders", in: store) == Int64(summary.players))

@@ -46,26 +46,16 @@ struct KnownPlayersTests {
     @Test("PostgreSQL: the player of a delivery in flight when migration 14 starts is recorded")
     func inFlightPlayerIsBackfilled() async throws {
         let database = try await PostgresCluster.shared.createDatabase()
-        let chain = Fixture.transactionId()
-        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let store = try PostgresLedgerStore(
-            url: database.url,
-            hook: { point in
-                guard point == .entitlementRead(originalTransactionId: chain) else { return }
-                reachedSignal.yield()
-                for await _ in release { return }
-            })
+        let inFlight = try PausedDelivery(url: database.url)
+        let store = inFlight.store
         try await store.migrate(through: 13)
         _ = try await store.createOrder(Fixture.order(player: "before"))
-        let paused = Task { try await store.deliver(EntitlementFixture.renewal(chain, period: 0, player: "in-flight")) }
-        var reachedPoint = reached.makeAsyncIterator()
-        _ = await reachedPoint.next()
+        let paused = await inFlight.start(player: "in-flight")
         let migration = Task { try await store.migrate() }
         do {
             try await Self.waitUntilTheMigrationWaits(store)
             #expect(try await store.appliedMigrations().last == 13)
-            releaseSignal.yield()
+            inFlight.release()
             _ = try await paused.value
             try await migration.value
             _ = try await store.deliver(Fixture.delivery(player: "after"))
@@ -74,7 +64,7 @@ struct KnownPlayersTests {
             #expect(known == (try await Self.players(store, Self.union)))
             try await store.close()
         } catch {
-            releaseSignal.yield()
+            inFlight.release()
             _ = try? await paused.value
             _ = try? await migration.value
             try? await store.close()

@@ -13,21 +13,11 @@ struct PostgresConcurrentIndexMigrationTests {
     @Test("a delivery commits while the migration builds an index on purchases")
     func writersAreNotBlockedByTheBuild() async throws {
         let database = try await Self.filledAtVersion12()
-        let pausedChain = Fixture.transactionId()
-        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
         // The paused delivery has inserted its purchase and waits at its entitlement: the
         // build must wait for its transaction (it holds a write lock on purchases).
-        let store = try PostgresLedgerStore(
-            url: database.url,
-            hook: { point in
-                guard point == .entitlementRead(originalTransactionId: pausedChain) else { return }
-                reachedSignal.yield()
-                for await _ in release { return }
-            })
-        let paused = Task { try await store.deliver(EntitlementFixture.renewal(pausedChain, period: 0)) }
-        var reachedPoint = reached.makeAsyncIterator()
-        _ = await reachedPoint.next()
+        let inFlight = try PausedDelivery(url: database.url)
+        let store = inFlight.store
+        let paused = await inFlight.start()
         let migration = Task { try await store.migrate() }
         do {
             try await Self.waitUntilABuildWaits(store)
@@ -38,14 +28,14 @@ struct PostgresConcurrentIndexMigrationTests {
             }
             #expect(try await Self.buildWaits(store), "the build was still running when the delivery committed")
             #expect(try await Self.count(store, "SELECT count(*) FROM schema_migrations WHERE version = 13") == 0)
-            releaseSignal.yield()
+            inFlight.release()
             _ = try await paused.value
             try await migration.value
             #expect(try await Self.validHistoryIndexes(store) == 4)
             #expect(try await Self.count(store, "SELECT count(*) FROM schema_migrations WHERE version = 13") == 1)
             try await store.close()
         } catch {
-            releaseSignal.yield()
+            inFlight.release()
             _ = try? await paused.value
             _ = try? await migration.value
             try? await store.close()

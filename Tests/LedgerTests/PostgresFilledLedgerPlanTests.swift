@@ -11,39 +11,23 @@ import Testing
 /// index walked without a condition, means no index can serve the statement: on a small
 /// ledger the planner would otherwise rightly prefer a sequential scan that 10 million rows
 /// would make slow.
+///
+/// The suite's tests run one after the other: each reads the plans the cluster's log holds
+/// from its start on, and another's plans among them would be checked as its own.
+@Suite(.serialized)
 struct PostgresFilledLedgerPlanTests {
+    /// The database's settings for the paths: every plan logged, sequential scans priced out.
+    static let settings = [
+        "session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0",
+        "auto_explain.log_nested_statements = on", "enable_seqscan = off",
+    ]
+
     @Test("no statement on the server's paths scans a large table of a filled PostgreSQL ledger")
     func noPathScansALargeTable() async throws {
-        let database = try await PostgresCluster.shared.createDatabase()
-        let filling = try makeLedgerStore(url: database.url)
-        let now = Date()
-        let summary: HistoryFillSummary
-        do {
-            summary = try await HistoryFill.fill(
-                filling, purchases: 3_000, products: HistoryFillTests.products, random: SeededGenerator(seed: 21),
-                now: now)
-            try await filling.close()
-        } catch {
-            try? await filling.close()
-            throw error
-        }
-        for setting in [
-            "session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0",
-            "auto_explain.log_nested_statements = on", "enable_seqscan = off",
-        ] {
-            try await PostgresCluster.shared.execute(
-                database: database.name, "ALTER DATABASE \(database.name) SET \(setting)")
-        }
-        try await PostgresCluster.shared.execute(database: database.name, "ANALYZE")
-
+        let ledger = try await FilledPostgresLedger.make(settings: Self.settings)
         let start = try await PostgresCluster.shared.serverLog().end
-        let store = try makeLedgerStore(url: database.url)
-        do {
-            try await FilledLedgerPaths.run(on: store, summary: summary, now: now)
-            try await store.close()
-        } catch {
-            try? await store.close()
-            throw error
+        try await ledger.withStore { store in
+            try await FilledLedgerPaths.run(on: store, player: ledger.summary.whale, now: ledger.now)
         }
         let log = try await PostgresCluster.shared.serverLog(from: start).text
         let plans = Self.plans(in: log)

@@ -124,10 +124,10 @@ struct PlayerSummaryTotalsTests {
                 case .refund, .refundReversed: line.refunded &+= entry.amount
                 case .spend:
                     line.spent &+= entry.amount
-                    Self.post(entry, into: &spent)
+                    PlayerSummary.post(entry, into: &spent)
                 case .manual:
                     line.granted &+= entry.amount
-                    Self.post(entry, into: &manual)
+                    PlayerSummary.post(entry, into: &manual)
                 }
                 lines[entry.item] = line
             }
@@ -144,20 +144,6 @@ struct PlayerSummaryTotalsTests {
                 PlayerSummaryTotalsTests.listPrice(purchase.productId, purchase.quantity).map {
                     PlayerSummary.refundedMoney($0, share: purchase.refundedShare)
                 }
-            }
-        }
-
-        private static func post(_ entry: LedgerEntry, into postings: inout [PlayerSummary.Posting]) {
-            let actor = entry.actor ?? ""
-            let reason = entry.reason ?? ""
-            if let last = postings.last, last.createdAt == entry.createdAt, last.actor == actor, last.reason == reason,
-                last.grants[entry.item] == nil
-            {
-                postings[postings.count - 1].grants[entry.item] = entry.amount
-            } else {
-                postings.append(
-                    PlayerSummary.Posting(
-                        grants: [entry.item: entry.amount], actor: actor, reason: reason, createdAt: entry.createdAt))
             }
         }
     }

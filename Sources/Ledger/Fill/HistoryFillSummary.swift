@@ -22,6 +22,9 @@ public struct HistoryFillSummary: Codable, Sendable, Hashable {
     public var clientEvents: Int
     /// App Store Server Notifications recorded.
     public var notifications: Int
+    /// Of ``historyEvents``, `awaiting_report` events: notifications that came before the
+    /// device's report and named no known order (each settled by the report since).
+    public var awaitingReports: Int
     /// Players with a consumption consent recorded.
     public var consents: Int
     /// Audit log entries.

@@ -32,8 +32,8 @@ struct HistoryGenerator<Random: RandomNumberGenerator> {
         others = products.filter { $0.kind == .nonConsumable || $0.kind == .nonRenewing }
         summary = HistoryFillSummary(
             players: 0, purchases: 0, orders: 0, unpaidOrders: 0, refunds: 0, partialRefunds: 0, renewals: 0,
-            entitlements: 0, historyEvents: 0, clientEvents: 0, notifications: 0, consents: 0, auditEntries: 0,
-            whale: "", whalePurchases: 0, seconds: 0)
+            entitlements: 0, historyEvents: 0, clientEvents: 0, notifications: 0, awaitingReports: 0, consents: 0,
+            auditEntries: 0, whale: "", whalePurchases: 0, seconds: 0)
     }
 
     /// A player's id.
@@ -83,12 +83,17 @@ struct HistoryGenerator<Random: RandomNumberGenerator> {
         let transactionId = nextTransactionId()
         let order = order(product, quantity: quantity, at: purchaseTime, player: player, into: &batch)
         clientEvent("purchase_started", at: order.createdAt + 50, player: player, into: &batch)
+        let delivered = purchaseTime + Int64.random(in: 150...4_000, using: &random)
         if source != .clientSignedTransaction || chance(0.5) {
+            let notified = purchaseTime + 900
             notification(
                 product.kind == .consumable ? "ONE_TIME_CHARGE" : "SUBSCRIBED", transactionId: transactionId,
-                at: purchaseTime + 900, extra: [:], into: &batch)
+                at: notified, extra: [:], into: &batch)
+            if source == .clientSignedTransaction && notified < delivered && chance(0.3) {
+                awaitingReport(
+                    product, transactionId: transactionId, purchaseTime: purchaseTime, at: notified + 5, into: &batch)
+            }
         }
-        let delivered = purchaseTime + Int64.random(in: 150...4_000, using: &random)
         let refund =
             product.kind == .consumable && delivered + 2 * Self.day < now && chance(0.015)
             ? refundDraw(after: delivered) : nil
@@ -368,6 +373,22 @@ struct HistoryGenerator<Random: RandomNumberGenerator> {
             "notification_received", player: nil, orderId: nil, transactionId: transactionId, store: .appStore,
             detail: detail, at: at, into: &batch)
         summary.notifications += 1
+    }
+
+    /// The `awaiting_report` event of a notification that came before the device's report
+    /// and named no order the server knew (a game that does not set `appAccountToken` on
+    /// every purchase): the owed queue's evidence, settled when the device reported.
+    private mutating func awaitingReport(
+        _ product: FillProduct, transactionId: String, purchaseTime: Int64, at: Int64,
+        into batch: inout HistoryFillBatch
+    ) {
+        let detail = OwedTransaction.detail(
+            reason: "unbound_transaction", productId: product.productId, source: DeliverySource.notification.rawValue,
+            price: nil, currency: nil, purchaseDate: Date(ledgerMilliseconds: purchaseTime), appAccountToken: nil)
+        history(
+            HistoryEventType.awaitingReport.rawValue, player: nil, orderId: nil, transactionId: transactionId,
+            store: .appStore, detail: detail, at: at, into: &batch)
+        summary.awaitingReports += 1
     }
 
     /// A purchase-flow event the player's device reported.

@@ -109,7 +109,7 @@ struct PlayerSummary: Sendable, Hashable {
 
     /// Adds `entry` to the last posting of `postings` when it is the same posting (same
     /// time, actor and reason, an item not in it yet), else as a new one.
-    private static func post(_ entry: LedgerEntry, into postings: inout [Posting]) {
+    static func post(_ entry: LedgerEntry, into postings: inout [Posting]) {
         let actor = entry.actor ?? ""
         let reason = entry.reason ?? ""
         if let last = postings.last, last.createdAt == entry.createdAt, last.actor == actor, last.reason == reason,
