@@ -26,13 +26,14 @@
 /// - The index of Google Play purchases by delivery (version 16): see ``playSettlementIndex``.
 /// - `owed_transactions`, the owed queue kept by triggers (version 17): see ``owedTransactions``.
 /// - `delivery_days`, deliveries counted per UTC day and source (version 18): see ``deliveryDays``.
+/// - `player_refunds`, refunded purchases counted per player (version 19): see ``refundCounts``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays,
+        deliveryDays, refundCounts,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
