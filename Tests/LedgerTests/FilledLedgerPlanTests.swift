@@ -47,13 +47,6 @@ struct FilledLedgerPlanTests {
             "bounded: the backlog count walks the partial index outbox_due, only undelivered messages"
         ),
         (
-            "WITH refunded AS",
-            """
-            grows with refunds only (1.4% of purchases in a filled ledger): refund signals count the \
-            partial index of refunded purchases once per player and walk that of negative balances
-            """
-        ),
-        (
             "WHERE flags <> '[]' AND",
             "bounded: flagged purchases walk the partial index purchases_flagged, only purchases with a flag"
         ),
