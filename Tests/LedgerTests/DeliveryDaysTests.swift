@@ -56,7 +56,7 @@ struct DeliveryDaysTests {
             }
         }
         do {
-            try await Self.waitUntilTheBackfillWaits(store)
+            try await waitUntilTheBackfillWaits(store, lockingTable: "delivery_days")
             inFlight.release()
             _ = try await paused.value
             try await backfill.value
@@ -127,23 +127,5 @@ struct DeliveryDaysTests {
         #expect(activity.deliveryDays.count == counted.count, "one row per day and source")
         #expect(activity.deliveryDays.map(\.day) == activity.deliveryDays.map(\.day).sorted(), "by day")
         return activity.deliveryDays.reduce(0) { $0 + $1.deliveries }
-    }
-
-    /// Polls until the backfill's batch waits for its lock on `delivery_days` (how long it
-    /// takes does not matter: nothing moves the paused delivery on until the test does).
-    private static func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore) async throws {
-        let waiting = LedgerStatement(
-            """
-            SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
-            AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE delivery_days%'
-            """)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the backfill did not wait for the delivery within 60 s")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 }
