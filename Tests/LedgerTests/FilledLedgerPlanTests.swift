@@ -22,7 +22,7 @@ struct FilledLedgerPlanTests {
         "orders", "purchases", "ledger_entries", "balances", "outbox", "history_events", "notifications",
         "refund_notices", "entitlements", "consumption_consents", "audit_log", "spends", "known_players",
         "owed_transactions",
-        "delivery_days",
+        "delivery_days", "player_refunds",
     ]
 
     /// Statements known to walk a large table or index, found by this test (2026-11-29), each
@@ -45,6 +45,13 @@ struct FilledLedgerPlanTests {
         (
             "FROM outbox WHERE delivered_at IS NULL",
             "bounded: the backlog count walks the partial index outbox_due, only undelivered messages"
+        ),
+        (
+            "SELECT player_id FROM balances WHERE amount < 0",
+            """
+            bounded: refund signals walk the partial index balances_negative, only negative balances \
+            (their refunded purchases come from player_refunds, the most refunded first by its index)
+            """
         ),
         (
             "WHERE flags <> '[]' AND",
