@@ -101,6 +101,11 @@ struct RefundCountsTests {
         for delivery in deliveries.prefix(2) {
             _ = try await store.reverse(store: .appStore, transactionId: delivery.transactionId, reason: "REFUND")
         }
+        // A refunded purchase of a player after the one in flight: the last batch (which runs
+        // again from its last player) does not recount the player in flight.
+        let later = Fixture.delivery(player: "later")
+        _ = try await store.deliver(later)
+        _ = try await store.reverse(store: .appStore, transactionId: later.transactionId, reason: "REFUND")
         // The backfill must repair counts, not add to them: start it from wrong ones.
         try await PostgresCluster.shared.execute(
             database: database.name, "UPDATE player_refunds SET refunded_purchases = 7")
@@ -128,11 +133,11 @@ struct RefundCountsTests {
             releaseSignal.yield()
             try await inFlight.value
             try await backfill.value
-            #expect(try await Self.counts(store, Self.kept) == ["in-flight=3"])
+            #expect(try await Self.counts(store, Self.kept) == ["in-flight=3", "later=1"])
             _ = try await store.reverse(store: .appStore, transactionId: deliveries[3].transactionId, reason: "REFUND")
             _ = try await store.regrant(store: .appStore, transactionId: deliveries[0].transactionId)
-            #expect(try await Self.counts(store, Self.kept) == ["in-flight=3"])
-            #expect(try await Self.counts(store, Self.recounted) == ["in-flight=3"])
+            #expect(try await Self.counts(store, Self.kept) == ["in-flight=3", "later=1"])
+            #expect(try await Self.counts(store, Self.recounted) == ["in-flight=3", "later=1"])
             try await store.close()
         } catch {
             releaseSignal.yield()
