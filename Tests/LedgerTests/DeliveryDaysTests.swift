@@ -59,7 +59,7 @@ struct DeliveryDaysTests {
             }
         }
         do {
-            try await Self.waitUntilTheBackfillWaits(store)
+            try await waitUntilTheBackfillWaits(store, lockingTable: "delivery_days, delivery_latencies")
             inFlight.release()
             _ = try await paused.value
             try await backfill.value
@@ -151,23 +151,5 @@ struct DeliveryDaysTests {
                     DeliveryLatencyCount(lowerBound: $0.key, deliveries: $0.value)
                 })
         return activity.deliveryDays.reduce(0) { $0 + $1.deliveries }
-    }
-
-    /// Polls until the backfill's batch waits for its lock on `delivery_days` and `delivery_latencies` (how long it
-    /// takes does not matter: nothing moves the paused delivery on until the test does).
-    private static func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore) async throws {
-        let waiting = LedgerStatement(
-            """
-            SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
-            AND wait_event_type = 'Lock' AND query LIKE 'LOCK TABLE delivery_days, delivery_latencies%'
-            """)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the backfill did not wait for the delivery within 60 s")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 }

@@ -28,6 +28,7 @@ struct FrozenMigrationTests {
         16: 0x8068_18ba_537c_57ae,
         17: 0x5dbf_a73a_07f9_85e8,
         18: 0x877b_cdb4_6729_c138,
+        19: 0xa643_d0c8_3615_d83c,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

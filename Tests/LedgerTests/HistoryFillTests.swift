@@ -102,6 +102,18 @@ struct HistoryFillTests {
             #expect(
                 try await count("SELECT COUNT(DISTINCT lower_bound) AS n FROM delivery_latencies", in: store) > 1,
                 "the fill's times fall in more than one bucket")
+            // player_refunds (migration 19) holds the fill's refunded purchases counted per
+            // player: its insert trigger fires on the bulk load's refunded rows too.
+            let refunds = "SELECT player_id, COUNT(*) AS n FROM purchases WHERE refunded_share > 0 GROUP BY player_id"
+            let counted = "SELECT player_id, refunded_purchases FROM player_refunds WHERE refunded_purchases <> 0"
+            #expect(
+                try await count("SELECT COUNT(*) AS n FROM player_refunds WHERE refunded_purchases > 0", in: store) > 0)
+            #expect(
+                try await count(
+                    """
+                    SELECT COUNT(*) AS n FROM (SELECT * FROM (\(counted) EXCEPT \(refunds)) AS a
+                        UNION ALL SELECT * FROM (\(refunds) EXCEPT \(counted)) AS b) AS differences
+                    """, in: store) == 0)
 
             // The ledger's own reads and rules work on what the fill wrote.
             #expect(try await store.purchases(playerId: summary.whale).count == summary.whalePurchases)

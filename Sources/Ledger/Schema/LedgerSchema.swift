@@ -28,13 +28,14 @@
 /// - `delivery_days`, deliveries counted per UTC day and source, and `delivery_latencies`,
 ///   per UTC day and bucket of their time from charge to delivery (`delivery_latency_buckets`)
 ///   (version 18): see ``deliveryDays``.
+/// - `player_refunds`, refunded purchases counted per player (version 19): see ``refundCounts``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays,
+        deliveryDays, refundCounts,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
