@@ -7,9 +7,13 @@ import Testing
 /// `player_refunds` (migration 19, ``LedgerSchema/refundCounts``): refunded purchases counted
 /// per player, backfilled from the purchases already there and then kept by triggers, and
 /// the refund signals read from it answering exactly as the statement before it, which
-/// grouped every refunded purchase of the ledger by player.
+/// grouped every refunded purchase of the ledger by player. Their reversals, counted through
+/// `history_events_reversals_by_player` (migration 21, ``LedgerSchema/reversalIndex``), are
+/// those the statement before it counted among all of each player's events.
 struct RefundCountsTests {
-    /// The refund signals' statement before migration 19 (the reference).
+    /// The refund signals' statement before migration 19 (the reference): each listed
+    /// player's reversals counted with the event type a bound parameter, as before migration
+    /// 21, which no partial index serves (every event of the player is read).
     private static func groupingEveryRefund(minimumRefunds: Int, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
@@ -72,6 +76,37 @@ struct RefundCountsTests {
             try await Self.refundsAndReversals(on: store, series: "first")
             try await Self.refundsAndReversals(on: store, series: "second")
             try await Self.expectSameAnswers(store)
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    @Test(
+        "the reversals counted through migration 21's index are the events counted one by one, before and after it",
+        arguments: StoreKind.allCases)
+    func reversalsAsCounted(kind: StoreKind) async throws {
+        let database = try await kind.makeDatabase()
+        defer { database.remove() }
+        let store = try #require(try database.open() as? any SQLLedgerStore)
+        do {
+            try await store.migrate(through: LedgerSchema.reversalIndex.version - 1)
+            try await Self.refundsAndReversals(on: store, series: "first")
+            let before = try await Self.reversals(store)
+            #expect(before.values.contains(0) && before.values.contains { $0 > 0 }, "\(before)")
+            try await store.migrate()
+            #expect(try await Self.indexes(store).contains(LedgerSchema.reversalsByPlayer.name))
+            try await Self.expectSameAnswers(store)
+            #expect(try await Self.reversals(store) == before, "the migration changes no count")
+            // Reversals written after the migration, of players with reversals before it and
+            // of new ones.
+            try await Self.refundsAndReversals(on: store, series: "first")
+            try await Self.refundsAndReversals(on: store, series: "second")
+            try await Self.expectSameAnswers(store)
+            let after = try await Self.reversals(store)
+            #expect(after.filter { $0.key.hasPrefix("first-") } == before.mapValues { $0 * 2 })
+            #expect(after.filter { $0.key.hasPrefix("second-") }.count == before.count)
             try await store.close()
         } catch {
             try? await store.close()
@@ -216,6 +251,25 @@ struct RefundCountsTests {
                 return "\(try row.requiredText("player_id")) \(try row.requiredInteger("refunded_purchases")) "
                     + "\(try row.requiredInteger("reversals")) \(balance)"
             })
+    }
+
+    /// Each player the refund signals list, with their reversals as they count them.
+    private static func reversals(_ store: any SQLLedgerStore) async throws -> [String: Int64] {
+        let rows = try await store.read(
+            .rows(LedgerSQL.refundSignals(minimumRefunds: 0, limit: 100)) { row in
+                (try row.requiredText("player_id"), try row.requiredInteger("reversals"))
+            })
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The names of the indexes of `history_events`.
+    private static func indexes(_ store: any SQLLedgerStore) async throws -> Set<String> {
+        let sqlite = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'history_events'"
+        let postgres = "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'history_events'"
+        return Set(
+            try await store.read(
+                .rows(LedgerStatement(store is PostgresLedgerStore ? postgres : sqlite)) { try $0.requiredText("name") }
+            ))
     }
 
     /// The rows of `statement` (`player_id`, `refunded_purchases`) as `player=count` lines.

@@ -79,10 +79,13 @@ struct ConsolePagesSummaryTests {
     @Test("the summary of synthetic totals: refunds net of reversals, grants grouped per posting, money per group")
     func summaryOfTotals() {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        func manual(_ id: Int64, _ item: String, _ amount: Int64, at seconds: Double) -> LedgerEntry {
+        func manual(_ id: Int64, _ item: String, _ amount: Int64, at seconds: Double, reason: String? = nil)
+            -> LedgerEntry
+        {
             LedgerEntry(
                 id: id, playerId: "p", item: item, amount: amount, kind: .manual, transactionId: nil,
-                reason: "why \(seconds)", actor: "ann", balanceAfter: 0, createdAt: start.addingTimeInterval(seconds))
+                reason: reason ?? "why \(seconds)", actor: "ann", balanceAfter: 0,
+                createdAt: start.addingTimeInterval(seconds))
         }
         let totals = PlayerTotals(
             entries: [
@@ -98,9 +101,10 @@ struct ConsolePagesSummaryTests {
                 .init(productId: "free", quantity: 1, refundedShare: 100_000, count: 2),
             ],
             manualGrantCount: 5, spendCount: 2, orderCount: 7)
-        // The newest two grants' entries; an item that comes again at one instant starts the next.
+        // The newest two grants' entries, at one instant: their reasons tell them apart.
         let entries = [
-            manual(5, "coins", 40, at: 10), manual(6, "gems", 5, at: 10), manual(7, "coins", -15, at: 10),
+            manual(5, "coins", 40, at: 10), manual(6, "gems", 5, at: 10),
+            manual(7, "coins", -15, at: 10, reason: "another"),
         ]
         let summary = PlayerSummary(totals: totals, wallet: ["coins": 315, "gems": 3], manualEntries: entries) {
             $0 == "free" ? nil : ConsoleMoney(milliunits: 3_990 * Int64($1), currency: "USD")

@@ -72,9 +72,12 @@ struct PlayerSummaryTotalsTests {
             _ = try await store.grantManually(
                 playerId: "vera", grants: ["coins": -15], reason: "ticket 2", actor: "bob")
             _ = try await store.grantManually(playerId: "other", grants: ["coins": 9], reason: "ticket 3", actor: "ann")
+            // Two reasons: the reference tells spends apart by their keys (time, actor, reason),
+            // and the two may share a millisecond.
             for (key, items) in [("s1", ["coins": 30, "gems": 2] as Grants), ("s2", ["coins": 25])] {
                 _ = try await store.spend(
-                    SpendRequest(playerId: "vera", idempotencyKey: key, items: items, reason: "shop", actor: "game"))
+                    SpendRequest(
+                        playerId: "vera", idempotencyKey: key, items: items, reason: "shop \(key)", actor: "game"))
             }
 
             let wallet = try await store.wallet(playerId: "vera")

@@ -27,14 +27,14 @@ extension LedgerSQL {
             [.text(playerId)])
     }
 
-    /// How many postings of manual entries (one time, actor and reason) the player has,
-    /// spends and orders (`manual_grants`, `spends`, `orders`).
+    /// How many postings of manual entries (``ManualPostingKey``: one time, actor and
+    /// reason) the player has, spends and orders (`manual_grants`, `spends`, `orders`).
     static func playerCounts(playerId: String) -> LedgerStatement {
         LedgerStatement(
             """
             SELECT
               (SELECT COUNT(*) FROM (
-                 SELECT DISTINCT created_at, actor, reason FROM ledger_entries
+                 SELECT DISTINCT \(manualPostingKey) FROM ledger_entries
                  WHERE player_id = ? AND kind = 'manual') AS postings) AS manual_grants,
               (SELECT COUNT(*) FROM spends WHERE player_id = ?) AS spends,
               (SELECT COUNT(*) FROM orders WHERE player_id = ?) AS orders
@@ -62,17 +62,17 @@ extension LedgerSQL {
             [.text(playerId), .integer(Int64(limit))])
     }
 
-    /// The player's manual entries written at the newest `limit` instants that have any (so
-    /// whole postings: a posting's entries share their time), oldest first.
+    /// The entries of the player's newest `limit` postings of manual entries
+    /// (``ManualPostingKey``, the key ``playerCounts(playerId:)`` counts), oldest posting
+    /// first, each posting's entries together in the order they were written.
     static func newestManualEntries(playerId: String, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
             SELECT \(LedgerEntryTable.columns) FROM ledger_entries
-            WHERE player_id = ? AND kind = 'manual' AND created_at >= (
-              SELECT MIN(created_at) FROM (
-                SELECT DISTINCT created_at FROM ledger_entries WHERE player_id = ? AND kind = 'manual'
-                ORDER BY created_at DESC LIMIT ?) AS newest)
-            ORDER BY id
+            WHERE player_id = ? AND kind = 'manual' AND (\(manualPostingKey)) IN (
+              SELECT DISTINCT \(manualPostingKey) FROM ledger_entries WHERE player_id = ? AND kind = 'manual'
+              ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT ?)
+            ORDER BY \(manualPostingKey), id
             """,
             [.text(playerId), .text(playerId), .integer(Int64(limit))])
     }

@@ -45,7 +45,7 @@ public struct PlayerTotals: Sendable, Hashable {
     /// particular order).
     public var purchases: [PurchaseGroup]
     /// How many postings of ``LedgerEntryKind/manual`` entries the player has: entries of one
-    /// time, actor and reason are one posting.
+    /// ``ManualPostingKey`` (time, actor and reason) are one posting.
     public var manualGrantCount: Int
     /// How many spends the player made.
     public var spendCount: Int

@@ -70,8 +70,8 @@ public protocol SupportReads: Sendable {
 
     /// What explains the player's wallet over their whole history, added up in one snapshot:
     /// per item and kind the sum of their ledger entries, their purchases counted per
-    /// product, quantity and refunded share, and how many manual grants (postings), spends
-    /// and orders they have.
+    /// product, quantity and refunded share, and how many manual grants (postings, by
+    /// ``ManualPostingKey``), spends and orders they have.
     func playerTotals(playerId: String) async throws -> PlayerTotals
 
     /// The player's newest orders, newest first, at most `limit`.
@@ -80,8 +80,8 @@ public protocol SupportReads: Sendable {
     /// The player's newest purchases, newest delivery first, at most `limit`.
     func newestPurchases(playerId: String, limit: Int) async throws -> [Purchase]
 
-    /// The ``LedgerEntryKind/manual`` entries of the player's newest manual grants, oldest
-    /// first: every entry written at the newest `limit` instants that have one (a grant's
-    /// entries share their instant, so each grant is whole).
+    /// The ``LedgerEntryKind/manual`` entries of the player's newest `limit` manual grants
+    /// (postings, by ``ManualPostingKey``: the postings ``playerTotals(playerId:)`` counts),
+    /// oldest posting first, each posting's entries together.
     func newestManualEntries(playerId: String, limit: Int) async throws -> [LedgerEntry]
 }

@@ -107,18 +107,18 @@ struct PlayerSummary: Sendable, Hashable {
         ConsoleMoney(milliunits: money.milliunits &* Int64(count), currency: money.currency)
     }
 
-    /// Adds `entry` to the last posting of `postings` when it is the same posting (same
-    /// time, actor and reason, an item not in it yet), else as a new one.
+    /// Adds `entry` to the last posting of `postings` when it is the same posting (the same
+    /// ``ManualPostingKey``, the ledger's: an item already in it adds up), else as a new one.
+    /// A posting's entries come together (``SupportReads/newestManualEntries(playerId:limit:)``).
     static func post(_ entry: LedgerEntry, into postings: inout [Posting]) {
-        let actor = entry.actor ?? ""
-        let reason = entry.reason ?? ""
-        if let last = postings.last, last.createdAt == entry.createdAt, last.actor == actor, last.reason == reason,
-            last.grants[entry.item] == nil
+        let key = ManualPostingKey(entry)
+        if let last = postings.last, last.createdAt == key.createdAt, last.actor == key.actor, last.reason == key.reason
         {
-            postings[postings.count - 1].grants[entry.item] = entry.amount
+            postings[postings.count - 1].grants[entry.item, default: 0] &+= entry.amount
         } else {
             postings.append(
-                Posting(grants: [entry.item: entry.amount], actor: actor, reason: reason, createdAt: entry.createdAt))
+                Posting(
+                    grants: [entry.item: entry.amount], actor: key.actor, reason: key.reason, createdAt: key.createdAt))
         }
     }
 

@@ -1,0 +1,40 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+@testable import Ledger
+
+/// ``FilledLedgerPlanTests/reversalCountReadsReversalsOnly()`` on PostgreSQL: the refund
+/// signals' plan counts the listed players' reversals from
+/// `history_events_reversals_by_player` (migration 21) and touches no more buffers after
+/// the whale's history grew by events of another type. (Without the index, PostgreSQL's
+/// statistics lead this ledger, which holds no reversal, to `history_events_by_type`
+/// instead of the player's events, so SQLite's check is the one with a canary.)
+extension PostgresFilledLedgerPlanTests {
+    @Test("PostgreSQL: the refund signals count a listed player's reversals without reading the player's other events")
+    func reversalCountReadsReversalsOnly() async throws {
+        let ledger = try await FilledPostgresLedger.make(settings: Self.settings + Self.measuring)
+        let whale = ledger.summary.whale
+        let sql = try FilledLedgerPlanTests.refundSignalsWithValues()
+        let (before, after) = try await ledger.withStore { store in
+            try await FilledLedgerPlanTests.signal(whale, on: store)
+            let before = try await Self.plan(sql, on: ledger)
+            try await FilledLedgerPlanTests.addEvents(to: whale, on: store, at: ledger.now)
+            return (before, try await Self.plan(sql, on: ledger))
+        }
+        #expect(before.contains(LedgerSchema.reversalsByPlayer.name), "\(before)")
+        #expect(Self.buffers(of: after) == Self.buffers(of: before), "\(before)\n\(after)")
+        #expect(Self.buffers(of: before) <= Self.bufferBound)
+    }
+
+    /// The plan `auto_explain` logged for `sql`, run once by `psql`.
+    private static func plan(_ sql: String, on ledger: FilledPostgresLedger) async throws -> String {
+        let start = try await PostgresCluster.shared.serverLog().end
+        try await PostgresCluster.shared.execute(database: ledger.name, sql)
+        let plans = Self.plans(in: try await PostgresCluster.shared.serverLog(from: start).text).filter {
+            $0.contains("WITH signalled")
+        }
+        try #require(plans.count == 1, "\(plans)")
+        return plans[0]
+    }
+}
