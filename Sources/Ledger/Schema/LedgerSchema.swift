@@ -29,13 +29,15 @@
 ///   per UTC day and bucket of their time from charge to delivery (`delivery_latency_buckets`)
 ///   (version 18): see ``deliveryDays``.
 /// - `player_refunds`, refunded purchases counted per player (version 19): see ``refundCounts``.
+/// - `purchase_days` and `refund_days`, purchases and refunds counted per day (version 20): see
+///   ``revenueDays``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays, refundCounts,
+        deliveryDays, refundCounts, revenueDays,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across
