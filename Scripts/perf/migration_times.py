@@ -16,7 +16,7 @@ otherwise), so the ledger is left as it was found.
 
     storekeeper fill-ledger --database sqlite:/tmp/m.sqlite --purchases 1000000 --seed 1
     Scripts/perf/migration_times.py --storekeeper .build/release/storekeeper \\
-        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16,17,18,19,21
+        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16,17,18,19,20,21
 
 PostgreSQL ledgers are given as `postgres://user@127.0.0.1:PORT/DB` (psql must be on PATH or
 under /usr/lib/postgresql/*/bin). Prints one JSON object per version, then all as a list.
@@ -70,6 +70,14 @@ UNDO = {
         "postgres": ["DROP TRIGGER purchases_refund_inserted ON purchases",
                      "DROP TRIGGER purchases_refund_changed ON purchases",
                      "DROP FUNCTION storekeeper_count_player_refund()", "DROP TABLE player_refunds"],
+    },
+    20: {
+        "sqlite": ["DROP TRIGGER purchases_revenue_day", "DROP TRIGGER purchases_revenue_refund",
+                   "DROP TABLE purchase_days", "DROP TABLE refund_days"],
+        "postgres": ["DROP TRIGGER purchases_revenue_day ON purchases",
+                     "DROP TRIGGER purchases_revenue_refund ON purchases",
+                     "DROP FUNCTION storekeeper_count_revenue_day()", "DROP FUNCTION storekeeper_move_refund_day()",
+                     "DROP TABLE purchase_days", "DROP TABLE refund_days"],
     },
     21: {"sqlite": ["DROP INDEX history_events_reversals_by_player"],
          "postgres": ["DROP INDEX history_events_reversals_by_player"]},

@@ -14,7 +14,11 @@ For every ledger and size it:
   4. times every admin read and console page on players, orders and transactions sampled
      from the ledger, the whale's timeline paged to its end, and reconciler passes (the
      console's "check now"), and reports p50/p99 for each;
-  5. stops the server and removes the ledger (`--keep-ledgers` keeps it).
+  5. with `--explain`, on a PostgreSQL ledger: reads every page once more and delivers a few
+     purchases with `auto_explain` on, and reports the plan of every statement they ran (its
+     most buffers and milliseconds of one run) and any that read a large table whole
+     (plan_log.py); a statement that did makes the run fail;
+  6. stops the server and removes the ledger (`--keep-ledgers` keeps it).
 With `--out DIR --keep-ledgers` the ledgers stay in DIR (SQLite files, and a PostgreSQL
 cluster in DIR/postgres), each with its fill's summary; `--reuse` measures those ledgers
 again instead of filling new ones: a later build's migrations then run on them at the
@@ -25,6 +29,7 @@ single-row insert rates) are measured once at the start of the run.
     Scripts/perf/scale.py --sizes 0,1000000 --ledgers sqlite,postgres
     Scripts/perf/scale.py --storekeeper .build/debug/storekeeper --sizes 0,2000 --reads 5 --prepared 200
     Scripts/perf/scale.py --sizes 10000000 --ledgers sqlite --out /work/big --keep-ledgers [--reuse]
+    Scripts/perf/scale.py --sizes 10000000 --ledgers postgres --out /work/big --reuse --explain
 
 Prints one JSON object per ledger and size as it goes (to standard error, with progress) and
 the whole result as JSON on standard output; `--out` keeps the logs. Exits 1 when a load test
@@ -50,6 +55,7 @@ from urllib.parse import quote, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from storekeeper_processes import Child, free_port, wait_until_serving  # noqa: E402
+from plan_log import PlanLog  # noqa: E402
 
 CONSOLE_LINE = re.compile(r"Support console: (http://\S+) \(sign in as (\S+), password (\S+)\)")
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
@@ -77,9 +83,10 @@ def summary(samples: list) -> dict:
 
 class Postgres:
     """A PostgreSQL cluster of the run (fsync on, default settings but max_connections): a
-    throwaway one, or, given `directory`, one kept there (started again when it exists)."""
+    throwaway one, or, given `directory`, one kept there (started again when it exists).
+    With `explain`, every session loads `auto_explain` (silent until plan_log.py asks)."""
 
-    def __init__(self, directory: Path = None):
+    def __init__(self, directory: Path = None, explain: bool = False):
         candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
         if not candidates:
             raise SystemExit("PostgreSQL's initdb not found under /usr/lib/postgresql/*/bin")
@@ -94,6 +101,8 @@ class Postgres:
             self.as_postgres([str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres",
                               "--auth=trust"])
         options = f"-p {self.port} -k {self.dir} -c max_connections=200 -c listen_addresses=127.0.0.1"
+        if explain:
+            options += " -c session_preload_libraries=auto_explain"
         self.as_postgres([str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "postgres.log"),
                           "-w", "start", "-o", options])
 
@@ -303,8 +312,8 @@ def loadtest(storekeeper: str, server: Server, count: int, concurrency: int, wor
     }
 
 
-def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
-    """p50/p99 of every admin read and console page, over `reads` sampled ids each."""
+def read_paths(ledger: Ledger, reads: int, whale: str) -> dict:
+    """Every admin read and console page, each on `reads` ids sampled from the ledger."""
     players = ledger.sample("player_id", "purchases", reads)
     transactions = ledger.sample("transaction_id", "purchases", reads)
     orders = ledger.sample("order_id", "orders", reads)
@@ -332,6 +341,41 @@ def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
     }
     if whale:
         pages["console player page (whale)"] = [(f"/console/players/{quote(whale, safe='')}", None)] * reads
+    return pages
+
+
+def whale_timeline(server: Server, whale: str, failures: list, pages: int = None) -> list:
+    """Pages the whale's admin timeline 50 events at a time to its first event (or for
+    `pages` pages); the milliseconds of each page."""
+    samples, cursor, path = [], None, f"/v1/admin/players/{quote(whale, safe='')}/timeline"
+    admin = {"Authorization": f"Bearer {DEV_ADMIN_KEY}"}
+    while pages is None or len(samples) < pages:
+        query = "?" + urlencode({"limit": 50, **({"cursor": cursor} if cursor else {})})
+        status, data, elapsed = server.request("GET", path + query, headers=admin)
+        if status != 200:
+            failures.append(f"whale timeline: {status}")
+            break
+        samples.append(elapsed)
+        cursor = json.loads(data).get("nextCursor")
+        if not cursor:
+            break
+    return samples
+
+
+def reconcile(server: Server, failures: list) -> float:
+    """One reconciler pass (the console's "check now"); its milliseconds."""
+    form = urlencode({"csrf": server.csrf()}).encode()
+    status, _, elapsed = server.request(
+        "POST", "/console/owed/reconcile", form,
+        {"Content-Type": "application/x-www-form-urlencoded", "Origin": server.base})
+    if status not in (200, 303):
+        failures.append(f"reconciler pass: {status}")
+    return elapsed
+
+
+def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
+    """p50/p99 of every admin read and console page, over `reads` sampled ids each."""
+    pages = read_paths(ledger, reads, whale)
     results, failures = {}, []
     for name, requests in pages.items():
         samples = []
@@ -342,29 +386,36 @@ def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
             samples.append(elapsed)
         results[name] = summary(samples)
     if whale:
-        samples, cursor, path = [], None, f"/v1/admin/players/{quote(whale, safe='')}/timeline"
-        while True:
-            query = "?" + urlencode({"limit": 50, **({"cursor": cursor} if cursor else {})})
-            status, data, elapsed = server.request("GET", path + query, headers=admin)
-            if status != 200:
-                failures.append(f"whale timeline: {status}")
-                break
-            samples.append(elapsed)
-            cursor = json.loads(data).get("nextCursor")
-            if not cursor:
-                break
-        results["admin timeline paged to the whale's first event"] = summary(samples)
-    samples = []
-    for _ in range(max(1, reads // 10)):
-        form = urlencode({"csrf": server.csrf()}).encode()
-        status, _, elapsed = server.request(
-            "POST", "/console/owed/reconcile", form,
-            {"Content-Type": "application/x-www-form-urlencoded", "Origin": server.base})
-        if status not in (200, 303):
-            failures.append(f"reconciler pass: {status}")
-        samples.append(elapsed)
+        results["admin timeline paged to the whale's first event"] = summary(whale_timeline(server, whale, failures))
+    samples = [reconcile(server, failures) for _ in range(max(1, reads // 10))]
     results["reconciler pass (console check now)"] = summary(samples)
     return results, failures
+
+
+def explain(arguments, server: Server, ledger: Ledger, whale: str, workdir: Path, label: str) -> tuple:
+    """The plans of every statement a page, a whale's timeline pages, a reconciler pass and
+    a few deliveries run on this PostgreSQL ledger (plan_log.py), and a failure for each
+    statement that read a large table whole."""
+    plans, failures = PlanLog(ledger.postgres, ledger.database), []
+    pages = read_paths(ledger, 2, whale)  # sampled before: the sampling's own scans are not the server's
+    plans.start()
+    try:
+        for requests in pages.values():
+            for path, headers in requests:
+                server.request("GET", path, headers=headers)
+        if whale:
+            whale_timeline(server, whale, failures, pages=3)
+        reconcile(server, failures)
+        loadtest(arguments.storekeeper, server, 20, 4, workdir, label + "-explain")
+    finally:
+        plans.stop()
+    report = plans.summary()
+    (workdir / f"plans-{label}.json").write_text(json.dumps(report, indent=1) + "\n")
+    failures += [f"reads a large table whole: {row['statement'][:120]}" for row in report["readingLargeTablesWhole"]]
+    def brief(row):
+        return {key: value for key, value in row.items() if key != "plan"}
+    return {"statements": len(report["statements"]), "mostBuffers": [brief(row) for row in report["statements"][:5]],
+            "readingLargeTablesWhole": [brief(row) for row in report["readingLargeTablesWhole"]]}, failures
 
 
 def measure(arguments, kind: str, size: int, workdir: Path, postgres) -> dict:
@@ -397,6 +448,11 @@ def measure(arguments, kind: str, size: int, workdir: Path, postgres) -> dict:
         log(f"{label}: reads")
         row["reads"], read_failures = time_reads(server, ledger, arguments.reads, row.get("fill", {}).get("whale"))
         failures += read_failures
+        if arguments.explain and kind == "postgres":
+            log(f"{label}: plans (auto_explain)")
+            row["plans"], plan_failures = explain(arguments, server, ledger, row.get("fill", {}).get("whale"),
+                                                  workdir, label)
+            failures += plan_failures
         with open(f"/proc/{server.child.process.pid}/status") as status:
             row["serverRSSKilobytes"] = int(re.search(r"VmRSS:\s+(\d+)", status.read())[1])
     finally:
@@ -421,6 +477,8 @@ def main() -> int:
                         help="keep each ledger after its row (by default it is removed to free the disk)")
     parser.add_argument("--reuse", action="store_true",
                         help="measure the ledgers an earlier --out DIR --keep-ledgers run left in DIR, unfilled")
+    parser.add_argument("--explain", action="store_true",
+                        help="on PostgreSQL ledgers, read back the plan of every statement run (plan_log.py)")
     arguments = parser.parse_args()
     if (arguments.reuse or arguments.keep_ledgers) and not arguments.out:
         parser.error("--keep-ledgers and --reuse need --out")
@@ -432,7 +490,8 @@ def main() -> int:
     kinds = arguments.ledgers.split(",")
     postgres = None
     if "postgres" in kinds:
-        postgres = Postgres(workdir / "postgres" if arguments.keep_ledgers or arguments.reuse else None)
+        postgres = Postgres(workdir / "postgres" if arguments.keep_ledgers or arguments.reuse else None,
+                            explain=arguments.explain)
     try:
         floor = floors(arguments.storekeeper, postgres, workdir)
         log(json.dumps(floor))

@@ -39,6 +39,17 @@ public struct TestDatabase: Sendable {
         try makeLedgerStore(url: url)
     }
 
+    /// Opens a store on the database that reads the time from `clock` (not migrated).
+    public func open(clock: ManualClock) throws -> any LedgerStore {
+        let now: @Sendable () -> Date = { clock.now }
+        switch try StoreURL(parsing: url) {
+        case .sqlite(let path): return try SQLiteLedgerStore(path: path, clock: now)
+        case .postgres(let settings):
+            return PostgresLedgerStore(configuration: settings.clientConfiguration, clock: now)
+        case .sqliteInMemory: throw LedgerError.invalidStoreURL(url, reason: "a test database has a file")
+        }
+    }
+
     /// Removes the SQLite files (PostgreSQL databases go with the cluster).
     public func remove() {
         if let directory { try? FileManager.default.removeItem(atPath: directory) }

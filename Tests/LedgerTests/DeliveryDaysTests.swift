@@ -18,7 +18,7 @@ struct DeliveryDaysTests {
         defer { database.remove() }
         // Half a second before a UTC midnight, so that the first deliveries straddle it.
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_057_599.5))
-        let store = try Self.open(database, clock)
+        let store = try #require(try database.open(clock: clock) as? any SQLLedgerStore)
         do {
             try await store.migrate(through: 16)
             let before = try await Self.deliverOverDays(store, clock, days: 5)
@@ -76,17 +76,6 @@ struct DeliveryDaysTests {
         }
     }
 
-    /// A store of `database` that reads `clock`.
-    private static func open(_ database: TestDatabase, _ clock: ManualClock) throws -> any SQLLedgerStore {
-        let now: @Sendable () -> Date = { clock.now }
-        switch try StoreURL(parsing: database.url) {
-        case .sqlite(let path): return try SQLiteLedgerStore(path: path, clock: now)
-        case .postgres(let settings):
-            return PostgresLedgerStore(configuration: settings.clientConfiguration, clock: now)
-        case .sqliteInMemory: throw LedgerError.invalidStoreURL(database.url, reason: "a test database has a file")
-        }
-    }
-
     /// Times from charge to delivery in milliseconds, on and beside the bounds of the buckets
     /// (the coarse histogram's among them), negative (clocks that differ), days late, and
     /// beyond the last bound.
@@ -124,12 +113,24 @@ struct DeliveryDaysTests {
     /// Expects the overview's counts per day and source, and per bucket of latency, from
     /// `since`'s day on to be the deliveries of those days counted one by one; answers how
     /// many deliveries they count.
-    private static func expectCountsMatch(_ store: any LedgerStore, since: Date) async throws -> Int {
+    private static func expectCountsMatch(_ store: any SQLLedgerStore, since: Date) async throws -> Int {
         let firstDay = DeliveryDayCount.day(since)
         let activity = try await store.deliveryActivity(since: since, limit: 100_000)
+        let deliveries = try await store.read(
+            .rows(
+                LedgerStatement(
+                    "SELECT purchase_date, delivered_at, source FROM purchases WHERE delivered_at >= ?",
+                    [.timestamp(since.ledgerNormalized)])
+            ) { row in
+                (
+                    purchaseDate: try row.requiredTimestamp("purchase_date"),
+                    deliveredAt: try row.requiredTimestamp("delivered_at"),
+                    source: try row.enumeration(DeliverySource.self, "source")
+                )
+            })
         var counted: [DeliveryDayCount] = []
         var latencies: [Int64: Int] = [:]
-        for delivery in activity.deliveries {
+        for delivery in deliveries {
             let day = DeliveryDayCount.day(delivery.deliveredAt)
             guard day >= firstDay else { continue }
             let milliseconds = max(

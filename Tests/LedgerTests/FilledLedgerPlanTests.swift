@@ -21,7 +21,7 @@ struct FilledLedgerPlanTests {
         "orders", "purchases", "ledger_entries", "balances", "outbox", "history_events", "notifications",
         "refund_notices", "entitlements", "consumption_consents", "audit_log", "spends", "known_players",
         "owed_transactions",
-        "delivery_days", "delivery_latencies", "player_refunds",
+        "delivery_days", "delivery_latencies", "player_refunds", "purchase_days", "refund_days",
     ]
 
     /// Statements known to walk a large table or index, found by this test (2026-11-29), each

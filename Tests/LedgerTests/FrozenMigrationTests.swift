@@ -29,6 +29,7 @@ struct FrozenMigrationTests {
         17: 0x5dbf_a73a_07f9_85e8,
         18: 0x877b_cdb4_6729_c138,
         19: 0xa643_d0c8_3615_d83c,
+        20: 0x874a_80d2_eb66_125b,
         21: 0xb606_761f_b776_25f2,
     ]
 

@@ -115,6 +115,19 @@ struct HistoryFillTests {
                         UNION ALL SELECT * FROM (\(refunds) EXCEPT \(counted)) AS b) AS differences
                     """, in: store) == 0)
 
+            // purchase_days and refund_days (migration 20) hold the fill's purchases counted per
+            // day of delivery, day of purchase, product and quantity, and its refunded ones per
+            // day of refund, product, quantity and share: the insert trigger fires on the bulk
+            // load's rows too.
+            #expect(
+                try await count("SELECT CAST(SUM(purchases) AS BIGINT) AS n FROM purchase_days", in: store) == 1_500)
+            #expect(
+                try await count("SELECT CAST(SUM(purchases) AS BIGINT) AS n FROM refund_days", in: store) > 0)
+            #expect(
+                try await RevenueDaysTests.differences(
+                    try #require(store as? any SQLLedgerStore),
+                    dayOf: kind == .sqlite ? LedgerSchema.sqliteDay : LedgerSchema.postgresDay) == [0, 0])
+
             // The ledger's own reads and rules work on what the fill wrote.
             #expect(try await store.purchases(playerId: summary.whale).count == summary.whalePurchases)
             let wallet = try await store.wallet(playerId: summary.whale)

@@ -256,39 +256,37 @@ struct SupportReadsTests {
                 id: failing.id, nextAttemptAt: clock.now.addingTimeInterval(60), error: "503")
 
             let activity = try await other.deliveryActivity(since: since, limit: 100)
-            #expect(
-                activity.deliveries
-                    == deliveries.map {
-                        DeliveryActivity.Delivery(
-                            productId: $0.productId, quantity: $0.quantity, purchaseDate: $0.purchaseDate,
-                            deliveredAt: $0.deliveredAt, source: $0.source)
-                    })
             #expect(activity.refunds == [refundedAt])
             #expect(activity.reversals == [reversedAt])
             #expect(activity.outboxBacklog == 6)
             #expect(activity.webhookFailures == 1)
 
-            let limited = try await other.deliveryActivity(since: since, limit: 2)
-            #expect(limited.deliveries.map(\.source) == [.clientSignedTransaction, .reconciler])
-            #expect(
-                try await other.deliveryActivity(since: clock.now.addingTimeInterval(1), limit: 10).deliveries == [])
+            let limited = try await other.deliveryActivity(since: since, limit: 1)
+            #expect(limited.refunds == [refundedAt])
+            #expect(limited.reversals == [], "the limit counts refunds and reversals together, oldest first")
         }
     }
 
     @Test(
-        "revenue facts: what each delivery bought and the purchases refunded since a time, as they stand",
+        "revenue facts: the purchases delivered from a day on by day of purchase, the refunds by day of refund, as they stand",
         arguments: StoreKind.allCases)
     func revenueActivity(kind: StoreKind) async throws {
         try await withClockedStores(kind) { store, other, clock in
-            let old = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
+            func deliver(_ product: String, quantity: Int = 1, purchasedAt: Date) async throws -> Purchase {
+                var delivery = Fixture.delivery(product: product)
+                delivery.quantity = quantity
+                delivery.purchaseDate = purchasedAt
+                return try await store.deliver(delivery).purchase
+            }
+            let old = try await deliver("coins500", purchasedAt: clock.now)
             _ = try await store.reverse(store: .appStore, transactionId: old.transactionId, reason: "REFUND")
-            clock.advance(by: 3600)
+            clock.advance(by: 2 * 86_400)
             let since = clock.now
-            var bought = Fixture.delivery(product: "potion")
-            bought.quantity = 3
-            let potions = try await store.deliver(bought).purchase
-            _ = try await store.deliver(Fixture.delivery(product: "coins100"))
-            let regranted = try await store.deliver(Fixture.delivery(product: "coins500")).purchase
+            let potions = try await deliver("potion", quantity: 3, purchasedAt: since)
+            _ = try await deliver("coins100", purchasedAt: since)
+            // Delivered in the window, bought three days before it: left out.
+            _ = try await deliver("coins100", purchasedAt: since.addingTimeInterval(-3 * 86_400))
+            let regranted = try await deliver("coins500", purchasedAt: since)
             clock.advance(by: 60)
             let refundedAt = clock.now
             _ = try await store.reverse(store: .appStore, transactionId: potions.transactionId, reason: "REFUND")
@@ -296,15 +294,19 @@ struct SupportReadsTests {
             _ = try await store.regrant(store: .appStore, transactionId: regranted.transactionId)
 
             let activity = try await other.deliveryActivity(since: since, limit: 100)
-            // Delivered at one instant: in transaction id order, which the fixture draws at random.
-            let delivered = activity.deliveries.map { "\($0.productId)×\($0.quantity)" }.sorted()
-            #expect(delivered == ["coins100×1", "coins500×1", "potion×3"])
+            let day = DeliveryDayCount.day(since)
             #expect(
-                activity.refundedPurchases == [
-                    DeliveryActivity.RefundedPurchase(
-                        productId: "potion", quantity: 3, refundedShare: RefundShare.whole, refundedAt: refundedAt)
-                ], "the refund before `since` and the reversed one are left out")
-            #expect(try await other.deliveryActivity(since: since, limit: 0).refundedPurchases == [])
+                activity.purchaseDays == [
+                    PurchaseDayCount(day: day, productId: "coins100", quantity: 1, purchases: 1),
+                    PurchaseDayCount(day: day, productId: "coins500", quantity: 1, purchases: 1),
+                    PurchaseDayCount(day: day, productId: "potion", quantity: 3, purchases: 1),
+                ])
+            #expect(
+                activity.refundDays == [
+                    RefundDayCount(
+                        day: DeliveryDayCount.day(refundedAt), productId: "potion", quantity: 3,
+                        refundedShare: RefundShare.whole, purchases: 1)
+                ], "the refund before `since`'s day and the reversed one are left out")
         }
     }
 

@@ -17,30 +17,25 @@ struct ConsolePagesOverviewTests {
             "coins": ConsoleMoney(milliunits: 990, currency: "USD"),
             "gems": ConsoleMoney(milliunits: 6_000, currency: "CNY"),
         ]
+        func day(_ text: String) throws -> Int { DeliveryDayCount.day(try Self.date(text)) }
         let activity = DeliveryActivity(
-            deliveries: [
-                .init(
-                    productId: "coins", quantity: 2, purchaseDate: try Self.date("2026-11-23T23:59:59Z"),
-                    deliveredAt: now, source: .notification),
-                .init(
-                    productId: "coins", quantity: 1, purchaseDate: try Self.date("2026-11-24T00:00:00Z"),
-                    deliveredAt: now, source: .notification),
-                .init(
-                    productId: "gems", quantity: 1, purchaseDate: try Self.date("2026-11-22T08:00:00Z"),
-                    deliveredAt: now, source: .reconciler),
-                .init(
-                    productId: "free", quantity: 1, purchaseDate: try Self.date("2026-11-24T01:00:00Z"),
-                    deliveredAt: now, source: .reconciler),
-                .init(
-                    productId: "coins", quantity: 5, purchaseDate: try Self.date("2026-10-01T00:00:00Z"),
-                    deliveredAt: now, source: .reconciler),
+            deliveryDays: [], latencies: [],
+            purchaseDays: [
+                .init(day: try day("2026-10-01T00:00:00Z"), productId: "coins", quantity: 5, purchases: 1),
+                .init(day: try day("2026-11-22T08:00:00Z"), productId: "gems", quantity: 1, purchases: 1),
+                .init(day: try day("2026-11-23T23:59:59Z"), productId: "coins", quantity: 2, purchases: 1),
+                .init(day: try day("2026-11-24T00:00:00Z"), productId: "coins", quantity: 1, purchases: 1),
+                .init(day: try day("2026-11-24T01:00:00Z"), productId: "free", quantity: 1, purchases: 1),
             ],
-            deliveryDays: [], latencies: [], refunds: [], reversals: [],
-            refundedPurchases: [
+            refundDays: [
+                // Two purchases at a third: each rounded down (659.99 to 659), then added up.
                 .init(
-                    productId: "coins", quantity: 2, refundedShare: 50_000,
-                    refundedAt: try Self.date("2026-11-24T03:00:00Z"))
-            ], outboxBacklog: 0, webhookFailures: 0)
+                    day: try day("2026-11-23T10:00:00Z"), productId: "coins", quantity: 2, refundedShare: 33_333,
+                    purchases: 2),
+                .init(
+                    day: try day("2026-11-24T03:00:00Z"), productId: "coins", quantity: 2, refundedShare: 50_000,
+                    purchases: 1),
+            ], refunds: [], reversals: [], outboxBacklog: 0, webhookFailures: 0)
         let (revenue, unpriced) = DailyRevenue.count(
             activity, days: 3, endingAt: now, currencies: ["USD", "EUR"],
             price: { product, quantity in
@@ -50,9 +45,10 @@ struct ConsolePagesOverviewTests {
         #expect(unpriced == 1, "the product without a price; the one outside the days is not looked at")
         let usd = try #require(revenue.last)
         #expect(usd.days.map(\.gross) == [0, 1_980, 990])
-        #expect(usd.days.map(\.refunded) == [0, 0, 990], "half of two coins packs, on the refund's day")
-        #expect(usd.days.map(\.net) == [0, 1_980, 0])
-        #expect(usd.total.gross == 2_970 && usd.total.refunded == 990 && usd.total.net == 1_980)
+        #expect(
+            usd.days.map(\.refunded) == [0, 1_318, 990], "a third, then half of two coins packs, on the refunds' days")
+        #expect(usd.days.map(\.net) == [0, 662, 0])
+        #expect(usd.total.gross == 2_970 && usd.total.refunded == 2_308 && usd.total.net == 662)
         #expect(revenue[0].days.map(\.gross) == [6_000, 0, 0])
         #expect(revenue[1].days.allSatisfy { $0.gross == 0 && $0.refunded == 0 })
         #expect(ConsoleMoney(milliunits: -1_234_560, currency: "USD").number == "\u{2212}1,234.56")

@@ -28,8 +28,7 @@ extension LedgerSchema {
     ///   adds one to its row, in the same shard; the read
     ///   (``LedgerSQL/deliveryLatencies(from:)``) adds the window's up per bucket.
     /// - Counts, not a list: a day's figure is exact, and the read costs what the window's
-    ///   days cost. What the overview still derives from the deliveries themselves (revenue
-    ///   by purchase date) is not kept here.
+    ///   days cost. The overview's revenue (by purchase date) is counted by ``revenueDays``.
     ///
     /// PostgreSQL, without counting a delivery twice or missing one: the migration's
     /// transaction creates the table and the trigger (`CREATE TRIGGER` waits for the

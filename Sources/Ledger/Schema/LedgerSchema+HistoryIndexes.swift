@@ -2,8 +2,9 @@ extension LedgerSchema {
     /// The indexes that keep the console's and the workers' reads off whole tables in a ledger
     /// with years of history (version 13; issue 32, docs/PERFORMANCE.md "Years of history"):
     ///
-    /// - `purchases_refunded_by_time`: the overview's refunds since a date
-    ///   (``LedgerSQL/refundedPurchases(since:limit:)``), only refunded purchases, by time.
+    /// - `purchases_refunded_by_time`: refunded purchases by time, only those (the overview
+    ///   read its refunds since a date from it until migration 20; ``revenueDays``'
+    ///   PostgreSQL backfill walks it one refund day per batch).
     /// - `orders_open_by_product`: the owner candidates' open orders of a product in a time
     ///   window (``LedgerSQL/ownerCandidates(productId:appAccountToken:createdFrom:createdTo:limit:)``,
     ///   whose order by token is the UNIQUE index of `app_account_token`).

@@ -29,6 +29,8 @@
 ///   per UTC day and bucket of their time from charge to delivery (`delivery_latency_buckets`)
 ///   (version 18): see ``deliveryDays``.
 /// - `player_refunds`, refunded purchases counted per player (version 19): see ``refundCounts``.
+/// - `purchase_days` and `refund_days`, purchases and refunds counted per day (version 20): see
+///   ``revenueDays``.
 /// - The refund reversals by player (version 21): see ``reversalIndex``.
 enum LedgerSchema {
     /// Every migration, in version order.
@@ -36,7 +38,7 @@ enum LedgerSchema {
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays, refundCounts, reversalIndex,
+        deliveryDays, refundCounts, revenueDays, reversalIndex,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -335,18 +335,6 @@ extension LedgerSQL {
 
     // MARK: Delivery activity
 
-    /// Deliveries at or after `since`, oldest first, at most `limit`.
-    static func deliveries(since: Date, limit: Int) -> LedgerStatement {
-        LedgerStatement(
-            """
-            SELECT product_id, quantity, purchase_date, delivered_at, source FROM purchases WHERE delivered_at >= ?
-            ORDER BY delivered_at, transaction_id
-            LIMIT ?
-            """,
-            [.timestamp(since), .integer(Int64(limit))]
-        )
-    }
-
     /// The deliveries of each day and source of `delivery_days` (``LedgerSchema/deliveryDays``)
     /// from the UTC day `day` on (a range of its primary key), their shards added up, by day
     /// then source.
@@ -373,17 +361,32 @@ extension LedgerSQL {
         )
     }
 
-    /// Purchases refunded at or after `since` and still (partly) refunded, oldest refund
-    /// first, at most `limit` (`purchases_refunded_by_time`, ``LedgerSchema/historyIndexes``).
-    static func refundedPurchases(since: Date, limit: Int) -> LedgerStatement {
+    /// The purchases charged on each UTC day from `day` on by product and quantity, of those
+    /// delivered from `day` on (`purchase_days`, ``LedgerSchema/revenueDays``: a range of its
+    /// primary key, the shards added up, rows at 0 left out), by day, product and quantity.
+    static func purchaseDays(from day: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT product_id, quantity, refunded_share, refunded_at FROM purchases
-            WHERE refunded_share > 0 AND refunded_at >= ?
-            ORDER BY refunded_at, transaction_id
-            LIMIT ?
+            SELECT day, product_id, quantity, CAST(SUM(purchases) AS BIGINT) AS purchases FROM purchase_days
+            WHERE delivered_day >= ? AND day >= ?
+            GROUP BY day, product_id, quantity HAVING SUM(purchases) <> 0 ORDER BY day, product_id, quantity
             """,
-            [.timestamp(since), .integer(Int64(limit))]
+            [.integer(Int64(day)), .integer(Int64(day))]
+        )
+    }
+
+    /// The purchases refunded on each UTC day from `day` on by product, quantity and share as
+    /// they stand now (`refund_days`, ``LedgerSchema/revenueDays``: a range of its primary key,
+    /// the shards added up, rows at 0 left out), in that order.
+    static func refundDays(from day: Int) -> LedgerStatement {
+        LedgerStatement(
+            """
+            SELECT day, product_id, quantity, refunded_share, CAST(SUM(purchases) AS BIGINT) AS purchases
+            FROM refund_days WHERE day >= ?
+            GROUP BY day, product_id, quantity, refunded_share HAVING SUM(purchases) <> 0
+            ORDER BY day, product_id, quantity, refunded_share
+            """,
+            [.integer(Int64(day))]
         )
     }
 

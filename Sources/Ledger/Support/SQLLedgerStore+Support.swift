@@ -125,60 +125,57 @@ extension SQLLedgerStore {
     public func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity {
         let since = since.ledgerNormalized
         let limit = max(limit, 0)
-        let deliveries = LedgerOperation.rows(LedgerSQL.deliveries(since: since, limit: limit)) { row in
-            DeliveryActivity.Delivery(
-                productId: try row.requiredText("product_id"), quantity: Int(try row.requiredInteger("quantity")),
-                purchaseDate: try row.requiredTimestamp("purchase_date"),
-                deliveredAt: try row.requiredTimestamp("delivered_at"),
-                source: try row.enumeration(DeliverySource.self, "source"))
-        }
-        let days = LedgerOperation.rows(LedgerSQL.deliveryDays(from: DeliveryDayCount.day(since))) { row in
+        let firstDay = DeliveryDayCount.day(since)
+        let days = LedgerOperation.rows(LedgerSQL.deliveryDays(from: firstDay)) { row in
             DeliveryDayCount(
                 day: Int(try row.requiredInteger("day")), source: try row.enumeration(DeliverySource.self, "source"),
                 deliveries: Int(try row.requiredInteger("deliveries")))
         }
-        let latencies = LedgerOperation.rows(LedgerSQL.deliveryLatencies(from: DeliveryDayCount.day(since))) { row in
+        let latencies = LedgerOperation.rows(LedgerSQL.deliveryLatencies(from: firstDay)) { row in
             DeliveryLatencyCount(
                 lowerBound: try row.requiredInteger("lower_bound"),
                 deliveries: Int(try row.requiredInteger("deliveries")))
         }
+        let purchases = LedgerOperation.rows(LedgerSQL.purchaseDays(from: firstDay)) { row in
+            PurchaseDayCount(
+                day: Int(try row.requiredInteger("day")), productId: try row.requiredText("product_id"),
+                quantity: Int(try row.requiredInteger("quantity")), purchases: Int(try row.requiredInteger("purchases"))
+            )
+        }
+        let refunded = LedgerOperation.rows(LedgerSQL.refundDays(from: firstDay)) { row in
+            RefundDayCount(
+                day: Int(try row.requiredInteger("day")), productId: try row.requiredText("product_id"),
+                quantity: Int(try row.requiredInteger("quantity")),
+                refundedShare: Int(try row.requiredInteger("refunded_share")),
+                purchases: Int(try row.requiredInteger("purchases")))
+        }
         // Six statements whose figures must agree (a delivery refunded between two of
         // them would count in one and not the other): one snapshot.
         return try await readSnapshot(
-            deliveries.then { deliveries in
-                days.then { days in latencies.map { (deliveries: deliveries, days: days, latencies: $0) } }
-            }.then { read in
-                LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
-                    (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
-                }
-                .then { events in
-                    LedgerOperation.rows(LedgerSQL.refundedPurchases(since: since, limit: limit)) { row in
-                        DeliveryActivity.RefundedPurchase(
-                            productId: try row.requiredText("product_id"),
-                            quantity: Int(try row.requiredInteger("quantity")),
-                            refundedShare: Int(try row.requiredInteger("refunded_share")),
-                            refundedAt: try row.requiredTimestamp("refunded_at"))
+            days.then { days in latencies.map { (days: days, latencies: $0) } }
+                .then { counts in purchases.map { (counts: counts, purchases: $0) } }
+                .then { read in refunded.map { (read: read, refunded: $0) } }
+                .then { read in
+                    LedgerOperation.rows(LedgerSQL.refundEvents(since: since, limit: limit)) { row in
+                        (type: try row.requiredText("type"), at: try row.requiredTimestamp("created_at"))
                     }
-                    .map { (events: events, refunded: $0) }
-                }
-                .then { facts in
-                    .statement(LedgerSQL.outboxState) { rows in
-                        guard let row = rows.first else {
-                            throw LedgerError.corruptRow("outbox count returned nothing")
+                    .then { events in
+                        .statement(LedgerSQL.outboxState) { rows in
+                            guard let row = rows.first else {
+                                throw LedgerError.corruptRow("outbox count returned nothing")
+                            }
+                            return .done(
+                                DeliveryActivity(
+                                    deliveryDays: read.read.counts.days, latencies: read.read.counts.latencies,
+                                    purchaseDays: read.read.purchases, refundDays: read.refunded,
+                                    refunds: events.filter { $0.type == HistoryEventType.refunded.rawValue }.map(\.at),
+                                    reversals: events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
+                                        .map(\.at),
+                                    outboxBacklog: Int(try row.requiredInteger("backlog")),
+                                    webhookFailures: Int(try row.requiredInteger("failures"))))
                         }
-                        return .done(
-                            DeliveryActivity(
-                                deliveries: read.deliveries, deliveryDays: read.days, latencies: read.latencies,
-                                refunds: facts.events.filter { $0.type == HistoryEventType.refunded.rawValue }
-                                    .map(\.at),
-                                reversals: facts.events.filter { $0.type == HistoryEventType.refundReversed.rawValue }
-                                    .map(\.at),
-                                refundedPurchases: facts.refunded,
-                                outboxBacklog: Int(try row.requiredInteger("backlog")),
-                                webhookFailures: Int(try row.requiredInteger("failures"))))
                     }
-                }
-            })
+                })
     }
 
     /// An event's detail, decoded from the JSON text in `column`.

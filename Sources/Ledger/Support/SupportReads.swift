@@ -61,11 +61,13 @@ public protocol SupportReads: Sendable {
     /// delivery first, at most `limit`.
     func purchases(flagged flag: String, limit: Int) async throws -> [Purchase]
 
-    /// What happened from `since` on: at most `limit` deliveries (oldest first), every
-    /// delivery counted per UTC day and source from `since`'s day on (`delivery_days`), and
-    /// per bucket of its time from charge to delivery (`delivery_latencies`), at most `limit`
-    /// refunds and reversals together (oldest first), at most `limit` purchases
-    /// refunded (oldest refund first), and the webhook outbox as it stands.
+    /// What happened from `since`'s UTC day on, read from counts kept per day (none of it
+    /// reads a row per delivery or per refunded purchase): every delivery counted per day and
+    /// source (`delivery_days`), and per bucket of its time from charge to delivery
+    /// (`delivery_latencies`), the purchases delivered counted per day of purchase, product
+    /// and quantity (`purchase_days`), the purchases refunded counted per day of refund,
+    /// product, quantity and share (`refund_days`); and at most `limit` refund and reversal
+    /// events from `since` on together (oldest first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 
     /// What explains the player's wallet over their whole history, added up in one snapshot:

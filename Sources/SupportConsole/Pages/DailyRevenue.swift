@@ -2,9 +2,9 @@ import Foundation
 import Ledger
 
 /// Money per UTC day in one currency, counted by the catalog's list price (the ledger keeps
-/// no prices): gross is what the purchases of a day (by Apple's purchase date) list at,
-/// refunded what the refunds recorded that day take back (list price × the refunded
-/// share), net the difference.
+/// no prices): gross is what the purchases of a day (by Apple's purchase date, of those
+/// delivered in the period) list at, refunded what the refunds recorded that day take back
+/// (list price × the refunded share, rounded down per purchase), net the difference.
 struct DailyRevenue: Sendable, Hashable {
     /// One day's amounts, in milliunits of ``DailyRevenue/currency``.
     struct Day: Sendable, Hashable {
@@ -29,7 +29,8 @@ struct DailyRevenue: Sendable, Hashable {
         }
     }
 
-    /// The revenue of `activity` over the `days` UTC days ending with `now`'s, one value per
+    /// The revenue of `activity` (its purchases and refunds counted per day) over the `days`
+    /// UTC days ending with `now`'s, one value per
     /// currency the catalog prices in (`currencies`) or the activity was priced in, by
     /// currency code; `price` is the list price of a quantity of a product (nil: the catalog
     /// names none, and the purchase is left out and counted in `unpriced`).
@@ -42,28 +43,32 @@ struct DailyRevenue: Sendable, Hashable {
         let empty = starts.map { Day(day: $0) }
         var byCurrency = Dictionary(uniqueKeysWithValues: currencies.map { ($0, empty) })
         var unpriced = 0
-        // Each purchase on its purchase date and each refund on its refund date, with the
-        // share of the list price it takes back (nil: none, a sale).
-        let sales = activity.deliveries.map {
-            (productId: $0.productId, quantity: $0.quantity, date: $0.purchaseDate, refundedShare: Int?.none)
+        // The purchases of each day, product and quantity on their purchase date, and the
+        // refunds of each day, product, quantity and share on their refund date with the share
+        // of the list price they take back (nil: none, a sale). Each purchase's amount depends
+        // on nothing else, so a group's is one purchase's times its count (wrapping, as the
+        // sum purchase by purchase would).
+        let sales = activity.purchaseDays.map {
+            (day: $0.day, productId: $0.productId, quantity: $0.quantity, purchases: $0.purchases, share: Int?.none)
         }
-        let refunds = activity.refundedPurchases.map {
+        let refunds = activity.refundDays.map {
             (
-                productId: $0.productId, quantity: $0.quantity, date: $0.refundedAt,
-                refundedShare: Int?.some($0.refundedShare)
+                day: $0.day, productId: $0.productId, quantity: $0.quantity, purchases: $0.purchases,
+                share: Int?.some($0.refundedShare)
             )
         }
         for entry in sales + refunds {
-            let slot = DailyCounts.dayNumber(entry.date) - firstDay
+            let slot = entry.day - firstDay
             guard starts.indices.contains(slot) else { continue }
             guard let money = price(entry.productId, entry.quantity) else {
-                if entry.refundedShare == nil { unpriced += 1 }
+                if entry.share == nil { unpriced += entry.purchases }
                 continue
             }
-            if let share = entry.refundedShare {
-                byCurrency[money.currency, default: empty][slot].refunded &+= money.share(share).milliunits
+            let count = Int64(entry.purchases)
+            if let share = entry.share {
+                byCurrency[money.currency, default: empty][slot].refunded &+= money.share(share).milliunits &* count
             } else {
-                byCurrency[money.currency, default: empty][slot].gross &+= money.milliunits
+                byCurrency[money.currency, default: empty][slot].gross &+= money.milliunits &* count
             }
         }
         let revenue = byCurrency.sorted { $0.key < $1.key }.map { DailyRevenue(currency: $0.key, days: $0.value) }

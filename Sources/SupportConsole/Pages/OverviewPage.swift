@@ -5,8 +5,9 @@ import Ledger
 extension SupportPages {
     /// Days the overview covers.
     static var overviewDays: Int { 30 }
-    /// The most deliveries the overview reads (for its revenue).
-    static var overviewDeliveryLimit: Int { 100_000 }
+    /// The most refund and reversal events the overview reads (together; events of its 30
+    /// days, read by `history_events_by_type`).
+    static var overviewEventLimit: Int { 100_000 }
 
     /// `GET /console/overview`: the owed count, revenue per day (list price), deliveries,
     /// refunds and reversals per UTC day over the last 30 days, the time from charge to
@@ -21,7 +22,7 @@ extension SupportPages {
         let since =
             DailyCounts.calendar.date(
                 byAdding: .day, value: -(Self.overviewDays - 1), to: DailyCounts.calendar.startOfDay(for: now)) ?? now
-        let activity = try await store.deliveryActivity(since: since, limit: Self.overviewDeliveryLimit)
+        let activity = try await store.deliveryActivity(since: since, limit: Self.overviewEventLimit)
         let owed = try await store.owedCount(learnedBefore: now.addingTimeInterval(-settings.owedAfterSeconds))
         try await caller.audit(action: "view_overview")
         let latency = LatencyStatistics(counts: activity.latencies)
@@ -44,7 +45,6 @@ extension SupportPages {
             "latencyP99": latency.p99.map(LatencyStatistics.format) ?? "–",
             "owed": ConsoleFormat.count(owed),
             "hasOwed": owed > 0,
-            "truncated": activity.deliveries.count >= Self.overviewDeliveryLimit,
             "since": ConsoleFormat.day(since),
         ]
         if server.configuration.webhook != nil {
