@@ -6,10 +6,11 @@ import Testing
 
 /// ``FilledLedgerPlanTests/reversalCountReadsReversalsOnly()`` on PostgreSQL: the refund
 /// signals' plan counts the listed players' reversals from
-/// `history_events_reversals_by_player` (migration 21) and touches no more buffers after
-/// the whale's history grew by events of another type. (Without the index, PostgreSQL's
-/// statistics lead this ledger, which holds no reversal, to `history_events_by_type`
-/// instead of the player's events, so SQLite's check is the one with a canary.)
+/// `history_events_reversals_by_player` (migration 21) and touches at most a few more
+/// buffers (not one per few events) after the whale's history grew by events of another
+/// type. (Without the index, PostgreSQL's statistics lead this ledger, which holds no
+/// reversal, to `history_events_by_type` instead of the player's events, so SQLite's check
+/// is the one with a canary.)
 extension PostgresFilledLedgerPlanTests {
     @Test("PostgreSQL: the refund signals count a listed player's reversals without reading the player's other events")
     func reversalCountReadsReversalsOnly() async throws {
@@ -23,7 +24,10 @@ extension PostgresFilledLedgerPlanTests {
             return (before, try await Self.plan(sql, on: ledger))
         }
         #expect(before.contains(LedgerSchema.reversalsByPlayer.name), "\(before)")
-        #expect(Self.buffers(of: after) == Self.buffers(of: before), "\(before)\n\(after)")
+        // Reading the 1,000 events added would touch a heap page per few dozen of them (and
+        // their index pages): at least 20 more buffers. A few more can come from elsewhere
+        // in the plan (31 -> 33 was seen under a full suite), so the bound is 10, not 0.
+        #expect(Self.buffers(of: after) <= Self.buffers(of: before) + 10, "\(before)\n\(after)")
         #expect(Self.buffers(of: before) <= Self.bufferBound)
     }
 
