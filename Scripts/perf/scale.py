@@ -12,7 +12,8 @@ For every ledger and size it:
      server's CPU per delivery and its ratio to a P-256 verify timed in the same process, the
      load generator's own CPU);
   4. times every admin read and console page on players, orders and transactions sampled
-     from the ledger, the whale's timeline paged to its end, and reconciler passes (the
+     from the ledger, the whale's timeline paged to its end (or `--timeline-pages` pages),
+     and reconciler passes (the
      console's "check now"), and reports p50/p99 for each;
   5. with `--explain`, on a PostgreSQL ledger: reads every page once more and delivers a few
      purchases with `auto_explain` on, and reports the plan of every statement they ran (its
@@ -373,7 +374,7 @@ def reconcile(server: Server, failures: list) -> float:
     return elapsed
 
 
-def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
+def time_reads(server: Server, ledger: Ledger, reads: int, whale: str, timeline_pages: int = None) -> tuple:
     """p50/p99 of every admin read and console page, over `reads` sampled ids each."""
     pages = read_paths(ledger, reads, whale)
     results, failures = {}, []
@@ -386,7 +387,10 @@ def time_reads(server: Server, ledger: Ledger, reads: int, whale: str) -> tuple:
             samples.append(elapsed)
         results[name] = summary(samples)
     if whale:
-        results["admin timeline paged to the whale's first event"] = summary(whale_timeline(server, whale, failures))
+        samples = whale_timeline(server, whale, failures, timeline_pages)
+        name = "admin timeline paged to the whale's first event" if timeline_pages is None or \
+            len(samples) < timeline_pages else f"admin timeline, the whale's newest {timeline_pages} pages"
+        results[name] = summary(samples)
     samples = [reconcile(server, failures) for _ in range(max(1, reads // 10))]
     results["reconciler pass (console check now)"] = summary(samples)
     return results, failures
@@ -446,7 +450,8 @@ def measure(arguments, kind: str, size: int, workdir: Path, postgres) -> dict:
             if not result["ok"]:
                 failures.append(f"loadtest c={concurrency} did not deliver every purchase exactly once")
         log(f"{label}: reads")
-        row["reads"], read_failures = time_reads(server, ledger, arguments.reads, row.get("fill", {}).get("whale"))
+        row["reads"], read_failures = time_reads(server, ledger, arguments.reads, row.get("fill", {}).get("whale"),
+                                                 arguments.timeline_pages)
         failures += read_failures
         if arguments.explain and kind == "postgres":
             log(f"{label}: plans (auto_explain)")
@@ -477,6 +482,8 @@ def main() -> int:
                         help="keep each ledger after its row (by default it is removed to free the disk)")
     parser.add_argument("--reuse", action="store_true",
                         help="measure the ledgers an earlier --out DIR --keep-ledgers run left in DIR, unfilled")
+    parser.add_argument("--timeline-pages", type=int,
+                        help="page the whale's timeline this many pages deep, not to its first event")
     parser.add_argument("--explain", action="store_true",
                         help="on PostgreSQL ledgers, read back the plan of every statement run (plan_log.py)")
     arguments = parser.parse_args()
