@@ -148,15 +148,7 @@ extension LedgerSchema {
         postgresBackfills: [
             .init(
                 batch: """
-                    WITH first AS (
-                        SELECT \(postgresDay("delivered_at")) AS day FROM purchases
-                        WHERE delivered_at >= COALESCE(
-                            to_timestamp(CAST(NULLIF(CAST(? AS TEXT), '') AS BIGINT) * 86400), '-infinity')
-                        ORDER BY delivered_at LIMIT 1
-                    ), cleared AS (
-                        DELETE FROM purchase_days USING first
-                        WHERE purchase_days.delivered_day = first.day AND purchase_days.shard <> 0
-                    ), counted AS (
+                    WITH \(postgresBatchDay(clearing: "purchase_days", dayColumn: "delivered_day")), counted AS (
                         INSERT INTO purchase_days (delivered_day, day, product_id, quantity, shard, purchases)
                         SELECT first.day, \(postgresDay("purchases.purchase_date")), purchases.product_id,
                             purchases.quantity, 0, count(*)
