@@ -21,3 +21,38 @@ func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore, lockingTable table:
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// Runs `backfill` on a connection of `store` while `write` is held open, uncommitted, in a
+/// transaction on another: the write commits only once the batch waits for its lock of
+/// `table`, and this returns when both are done (a failure commits the write and waits for
+/// the batch first).
+func runBackfill(
+    _ backfill: LedgerMigration.Backfill, behind write: LedgerStatement, on store: PostgresLedgerStore,
+    lockingTable table: String
+) async throws {
+    let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
+    let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+    let inFlight = Task {
+        try await store.transaction { connection in
+            try await connection.run(write, logger: store.logger)
+            reachedSignal.yield()
+            for await _ in release { return }
+        }
+    }
+    var reachedPoint = reached.makeAsyncIterator()
+    _ = await reachedPoint.next()
+    let batch = Task {
+        try await store.onConnection { connection in try await store.run(backfill, on: connection) }
+    }
+    do {
+        try await waitUntilTheBackfillWaits(store, lockingTable: table)
+        releaseSignal.yield()
+        try await inFlight.value
+        try await batch.value
+    } catch {
+        releaseSignal.yield()
+        _ = try? await inFlight.value
+        _ = try? await batch.value
+        throw error
+    }
+}

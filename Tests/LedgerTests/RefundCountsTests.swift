@@ -124,8 +124,6 @@ struct RefundCountsTests {
     func inFlightRefundIsCountedOnce() async throws {
         let database = try await PostgresCluster.shared.createDatabase()
         let store = try PostgresLedgerStore(url: database.url)
-        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
         try await store.migrate()
         var deliveries: [Delivery] = []
         for _ in 0..<4 {
@@ -149,25 +147,10 @@ struct RefundCountsTests {
         let refund = LedgerStatement(
             "UPDATE purchases SET refunded_share = ? WHERE transaction_id = ?",
             [.integer(Int64(RefundShare.whole)), .text(deliveries[2].transactionId)])
-        let inFlight = Task {
-            try await store.transaction { connection in
-                try await connection.run(refund, logger: store.logger)
-                reachedSignal.yield()
-                for await _ in release { return }
-            }
-        }
-        var reachedPoint = reached.makeAsyncIterator()
-        _ = await reachedPoint.next()
-        let backfill = Task {
-            try await store.onConnection { connection in
-                try await store.run(LedgerSchema.refundCounts.postgresBackfills[0], on: connection)
-            }
-        }
         do {
-            try await waitUntilTheBackfillWaits(store, lockingTable: "player_refunds")
-            releaseSignal.yield()
-            try await inFlight.value
-            try await backfill.value
+            try await runBackfill(
+                LedgerSchema.refundCounts.postgresBackfills[0], behind: refund, on: store,
+                lockingTable: "player_refunds")
             #expect(try await Self.counts(store, Self.kept) == ["in-flight=3", "later=1"])
             _ = try await store.reverse(store: .appStore, transactionId: deliveries[3].transactionId, reason: "REFUND")
             _ = try await store.regrant(store: .appStore, transactionId: deliveries[0].transactionId)
@@ -175,9 +158,6 @@ struct RefundCountsTests {
             #expect(try await Self.counts(store, Self.recounted) == ["in-flight=3", "later=1"])
             try await store.close()
         } catch {
-            releaseSignal.yield()
-            _ = try? await inFlight.value
-            _ = try? await backfill.value
             try? await store.close()
             throw error
         }

@@ -94,8 +94,6 @@ struct RevenueDaysTests {
     func inFlightRefundIsCountedOnce() async throws {
         let database = try await PostgresCluster.shared.createDatabase()
         let store = try PostgresLedgerStore(url: database.url)
-        let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
         try await store.migrate()
         var deliveries: [Delivery] = []
         for _ in 0..<4 {
@@ -118,25 +116,9 @@ struct RevenueDaysTests {
         let refund = LedgerStatement(
             "UPDATE purchases SET refunded_share = ?, refunded_at = now() WHERE transaction_id = ?",
             [.integer(Int64(RefundShare.whole)), .text(deliveries[2].transactionId)])
-        let inFlight = Task {
-            try await store.transaction { connection in
-                try await connection.run(refund, logger: store.logger)
-                reachedSignal.yield()
-                for await _ in release { return }
-            }
-        }
-        var reachedPoint = reached.makeAsyncIterator()
-        _ = await reachedPoint.next()
-        let backfill = Task {
-            try await store.onConnection { connection in
-                try await store.run(LedgerSchema.revenueDays.postgresBackfills[1], on: connection)
-            }
-        }
         do {
-            try await waitUntilTheBackfillWaits(store, lockingTable: "refund_days")
-            releaseSignal.yield()
-            try await inFlight.value
-            try await backfill.value
+            try await runBackfill(
+                LedgerSchema.revenueDays.postgresBackfills[1], behind: refund, on: store, lockingTable: "refund_days")
             #expect(try await Self.differences(store, dayOf: LedgerSchema.postgresDay) == [0, 0])
             let total = LedgerStatement("SELECT CAST(SUM(purchases) AS BIGINT) AS n FROM refund_days")
             #expect(try await store.read(.first(total) { try $0.requiredInteger("n") }) == 3)
@@ -146,9 +128,6 @@ struct RevenueDaysTests {
             #expect(try await store.read(.first(total) { try $0.requiredInteger("n") }) == 3)
             try await store.close()
         } catch {
-            releaseSignal.yield()
-            _ = try? await inFlight.value
-            _ = try? await backfill.value
             try? await store.close()
             throw error
         }
