@@ -20,7 +20,13 @@ import Logging
 /// `PURCHASED` (the ledger did not keep `inAppOwnershipType`).
 ///
 /// Runs until nothing is left, then never again in this process; a pass that fails is
-/// tried again. Several instances may run it at once: an entitlement is created once.
+/// tried again. Several instances may run it at once: an entitlement is created once. A
+/// complete pass is remembered in the ledger (the checkpoint ``checkpointName``, with the
+/// catalog's products that unlock something and what each unlocks): every delivery since
+/// creates its entitlement, so a later start with the same catalog has nothing to find and
+/// does not walk those products' purchases again (on a ledger of ten million purchases one
+/// read of that walk took over 30 s on PostgreSQL). A catalog that changes what a product
+/// unlocks walks them again.
 actor EntitlementBackfill {
     let store: any LedgerStore
     let catalog: ProductCatalog
@@ -29,6 +35,8 @@ actor EntitlementBackfill {
 
     /// How many purchases one read returns.
     static let pageSize = 200
+    /// The ledger checkpoint that names the catalog a complete pass ran for.
+    static let checkpointName = "entitlement_backfill"
 
     init(store: any LedgerStore, catalog: ProductCatalog, logger: Logger) {
         self.store = store
@@ -39,6 +47,13 @@ actor EntitlementBackfill {
     /// Creates every missing entitlement; how many it created (0 once finished).
     func run() async throws -> Int {
         guard !finished else { return 0 }
+        let unlocking = catalog.products.compactMap { product in
+            product.entitlement.map { "\(product.productId)=\($0)" }
+        }.sorted().joined(separator: "\n")
+        if try await store.checkpoint(Self.checkpointName) == unlocking {
+            finished = true
+            return 0
+        }
         let productIds = Set(catalog.products.filter { $0.entitlement != nil }.map(\.productId))
         var created = 0
         var cursor: Purchase?
@@ -52,6 +67,7 @@ actor EntitlementBackfill {
             guard page.count == Self.pageSize else { break }
             cursor = page.last
         }
+        try await store.setCheckpoint(Self.checkpointName, value: unlocking)
         finished = true
         if created > 0 {
             logger.notice(
