@@ -16,7 +16,7 @@ otherwise), so the ledger is left as it was found.
 
     storekeeper fill-ledger --database sqlite:/tmp/m.sqlite --purchases 1000000 --seed 1
     Scripts/perf/migration_times.py --storekeeper .build/release/storekeeper \\
-        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16,17,18,19,20,21
+        --database sqlite:/tmp/m.sqlite --versions 13,14,15,16,17,18,19,20,21,22
 
 PostgreSQL ledgers are given as `postgres://user@127.0.0.1:PORT/DB` (psql must be on PATH or
 under /usr/lib/postgresql/*/bin). Prints one JSON object per version, then all as a list.
@@ -81,6 +81,14 @@ UNDO = {
     },
     21: {"sqlite": ["DROP INDEX history_events_reversals_by_player"],
          "postgres": ["DROP INDEX history_events_reversals_by_player"]},
+    22: {
+        "sqlite": ["DROP INDEX history_events_by_player_id", "DROP TRIGGER history_events_of_purchase",
+                   "DROP TRIGGER purchases_unowned_events", "DROP TABLE player_unowned_events"],
+        "postgres": ["DROP INDEX history_events_by_player_id", "DROP TRIGGER history_events_of_purchase ON history_events",
+                     "DROP TRIGGER purchases_unowned_events ON purchases",
+                     "DROP FUNCTION storekeeper_record_event_of_purchase()",
+                     "DROP FUNCTION storekeeper_record_events_of_purchase()", "DROP TABLE player_unowned_events"],
+    },
 }
 
 

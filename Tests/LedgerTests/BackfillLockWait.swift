@@ -6,16 +6,25 @@ import Testing
 /// of `table` (a write in flight holds the table), so that a test releases the write only
 /// then (how long it takes does not matter: nothing moves the write on until the test does).
 func waitUntilTheBackfillWaits(_ store: PostgresLedgerStore, lockingTable table: String) async throws {
+    try await waitUntilOneWaits(store, forLock: "relation", queryLike: "LOCK TABLE \(table) %", what: "the backfill")
+}
+
+/// Polls until exactly one session of `store`'s database waits for a lock of the kind
+/// `lock` (`pg_stat_activity.wait_event`: `relation`, `advisory`, …), running a statement
+/// `LIKE queryLike`; `what` names it in the failure, recorded after 60 s.
+func waitUntilOneWaits(
+    _ store: PostgresLedgerStore, forLock lock: String, queryLike: String = "%", what: String
+) async throws {
     let waiting = LedgerStatement(
         """
         SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database()
-        AND wait_event_type = 'Lock' AND query LIKE ?
+        AND wait_event_type = 'Lock' AND wait_event = ? AND query LIKE ?
         """,
-        [.text("LOCK TABLE \(table) %")])
+        [.text(lock), .text(queryLike)])
     let deadline = ContinuousClock.now + .seconds(60)
     while try await store.read(.first(waiting) { try $0.requiredInteger("waiting") }) != 1 {
         guard ContinuousClock.now < deadline else {
-            Issue.record("the backfill did not wait for the write in flight within 60 s")
+            Issue.record("\(what) did not wait for the write in flight within 60 s")
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(5))

@@ -54,7 +54,7 @@ extension FilledLedgerPlanTests {
         let own = recorded.filter { statement in identifiers.contains { statement.sql.contains($0) } }
         #expect(Set(own.map(\.sql)).count > 30, "\(own.count) statements about \(player)")
         #expect(
-            own.contains { $0.sql.contains("UNION ALL") && $0.sql.contains("history_events.player_id IS NULL") },
+            own.contains { $0.sql.contains("UNION ALL") && $0.sql.contains("FROM player_unowned_events") },
             "the player's timeline is among the statements checked")
         let walks = own.filter { $0.steps > Self.stepBound }
         #expect(walks.isEmpty, "statements about one small player that walk the ledger:\n\(Self.describe(walks))")

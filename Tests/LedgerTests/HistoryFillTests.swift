@@ -49,6 +49,15 @@ struct HistoryFillTests {
                 try await count("SELECT COUNT(*) AS n FROM history_events WHERE type = 'awaiting_report'", in: store)
                     == Int64(summary.awaitingReports))
             #expect(try await count("SELECT COUNT(*) AS n FROM owed_transactions", in: store) == 0)
+            // The player-less events of delivered transactions are each on their player's
+            // timeline: `player_unowned_events`, filled once after the load.
+            let unowned = try await count(
+                """
+                SELECT COUNT(*) AS n FROM history_events JOIN purchases ON purchases.transaction_id = history_events.transaction_id
+                WHERE history_events.player_id IS NULL AND purchases.store = \(LedgerSQL.storeOfEvent)
+                """, in: store)
+            #expect(unowned > 0)
+            #expect(try await count("SELECT COUNT(*) AS n FROM player_unowned_events", in: store) == unowned)
             #expect(try await store.owedCount(learnedBefore: .distantFuture) == 0)
             #expect(
                 try await count(
@@ -153,19 +162,37 @@ struct HistoryFillTests {
         return try await store.read(.rows(LedgerStatement(sql), { try $0.requiredText("d") }))
     }
 
+    /// The ledger's triggers by table and name, each with whether it fires (PostgreSQL's
+    /// `tgenabled`; SQLite's are there or not).
+    private func triggers(of store: any LedgerStore, kind: StoreKind) async throws -> [String] {
+        let store = try #require(store as? any SQLLedgerStore)
+        let sql =
+            kind == .sqlite
+            ? "SELECT tbl_name || '.' || name AS d FROM sqlite_master WHERE type = 'trigger' ORDER BY d"
+            : """
+            SELECT tgrelid::regclass::text || '.' || tgname || ' ' || tgenabled::text AS d FROM pg_trigger
+            WHERE NOT tgisinternal ORDER BY d
+            """
+        return try await store.read(.rows(LedgerStatement(sql), { try $0.requiredText("d") }))
+    }
+
     @Test(
-        "a fill drops the non-unique indexes while it loads and leaves every index the migrations make",
+        "a fill drops the non-unique indexes and suspends the triggers it rebuilds while it loads, and leaves every index and trigger the migrations make",
         arguments: StoreKind.allCases)
     func fillLeavesTheIndexes(kind: StoreKind) async throws {
         let migrated = try await withStore(kind) { store, _ in
             try await store.migrate()
-            return try await indexes(of: store, kind: kind)
+            return (
+                indexes: try await indexes(of: store, kind: kind), triggers: try await triggers(of: store, kind: kind)
+            )
         }
         try await withStore(kind) { store, _ in
             _ = try await HistoryFill.fill(
                 store, purchases: 300, products: Self.products, random: SeededGenerator(seed: 3), now: Self.now)
-            #expect(try await indexes(of: store, kind: kind) == migrated)
-            #expect(migrated.contains { $0.hasPrefix("history_events_") })
+            #expect(try await indexes(of: store, kind: kind) == migrated.indexes)
+            #expect(migrated.indexes.contains { $0.hasPrefix("history_events_") })
+            #expect(try await triggers(of: store, kind: kind) == migrated.triggers)
+            #expect(migrated.triggers.contains { $0.hasPrefix("purchases.purchases_unowned_events") })
             if let sqlite = store as? SQLiteLedgerStore {
                 // The writer waits for the disk again, as a served ledger's does.
                 let synchronous = try await sqlite.writer.writeWithoutTransaction { db in

@@ -40,7 +40,7 @@ extension PostgresFilledLedgerPlanTests {
         let own = Self.plans(in: log.text).filter { plan in identifiers.contains { plan.contains($0) } }
         #expect(own.count > 30, "\(own.count) plans about \(player)")
         #expect(
-            own.contains { $0.contains("UNION ALL") && $0.contains("history_events.player_id IS NULL") },
+            own.contains { $0.contains("UNION ALL") && $0.contains("FROM player_unowned_events") },
             "the player's timeline is among the plans checked")
         let walks = own.filter { Self.buffers(of: $0) > Self.bufferBound }
         #expect(walks.isEmpty, "plans about one small player that walk the ledger:\n\(Self.describe(walks))")

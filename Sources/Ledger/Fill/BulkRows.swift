@@ -39,13 +39,15 @@ struct BulkRows: Sendable {
 /// A fill drops the secondary indexes of the tables it loads first and builds them again at
 /// its end (``beginBulkLoad(of:)``, ``finishBulkLoad(rebuilding:)``): one sorted build of an
 /// index costs far less than millions of inserts at random places in it. The unique
-/// indexes stay, and with them every check the rows meet during the load.
+/// indexes stay, and with them every check the rows meet during the load. The triggers of
+/// ``LedgerSchema/bulkLoadRebuilds`` are suspended too, their tables filled once at the end.
 protocol BulkLoading: LedgerStore {
     /// Whether the ledger holds any order or purchase.
     func holdsHistory() async throws -> Bool
 
-    /// Readies the ledger for loads into `tables`: drops their non-unique indexes and
-    /// returns the statements that undo what it did, the indexes' `CREATE` statements first.
+    /// Readies the ledger for loads into `tables`: drops their non-unique indexes, suspends
+    /// the triggers of ``BulkLoadRebuild/of(_:)`` and returns the statements that undo what
+    /// it did, the indexes' `CREATE` statements first, then the rebuilds, then the triggers.
     func beginBulkLoad(of tables: [String]) async throws -> [String]
 
     /// Writes every row of `tables`, in order (a table another references comes first), in

@@ -21,16 +21,32 @@ extension LedgerSQL {
     }
 
     /// The player-less events of the transactions delivered to a player, as the second part
-    /// of a timeline's `UNION ALL`: the player's purchases lead (`CROSS JOIN` keeps them
-    /// first on SQLite) and each transaction is one probe of `history_events_unowned`
-    /// (``LedgerSchema/unownedEvents``), never a walk of every player-less event.
-    /// `condition` filters the events (`history_events.…`); the player id is the first
-    /// argument, then `condition`'s.
-    static func unownedEventsOfPlayer(where condition: String = "TRUE") -> String {
+    /// of a timeline's `UNION ALL`, from `player_unowned_events`
+    /// (``LedgerSchema/playerUnownedEvents``): the player's rows lead (`CROSS JOIN` keeps them
+    /// first on SQLite), each joined to its event by key. `condition` filters the rows
+    /// (`player_unowned_events.…`) or their events (`history_events.…`); `order` and `limit`,
+    /// when given, make it a subquery of its own that reads a page in an index's order. The
+    /// player id is the first argument, then `condition`'s, then the limit.
+    static func unownedEventsOfPlayer(where condition: String = "TRUE", orderedBy order: String? = nil) -> String {
+        let rows = """
+            SELECT \(HistoryEventTable.columns(qualifiedBy: "history_events"))
+            FROM player_unowned_events CROSS JOIN history_events
+            WHERE player_unowned_events.player_id = ? AND history_events.id = player_unowned_events.event_id
+              AND \(condition)
+            """
+        guard let order else { return rows }
+        return "SELECT * FROM (\(rows)\nORDER BY \(order) LIMIT ?) AS unowned"
+    }
+
+    /// The player's own events, as the first part of a timeline's `UNION ALL`, a page in
+    /// `order` (a subquery of its own). The player id is the first argument, then
+    /// `condition`'s, then the limit.
+    static func ownEventsOfPlayer(where condition: String, orderedBy order: String) -> String {
         """
-        SELECT \(HistoryEventTable.columns(qualifiedBy: "history_events")) FROM purchases CROSS JOIN history_events
-        WHERE purchases.player_id = ? AND history_events.transaction_id = purchases.transaction_id
-          AND history_events.player_id IS NULL AND \(condition)
+        SELECT * FROM (
+            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(condition)
+            ORDER BY \(order) LIMIT ?
+        ) AS own
         """
     }
 
@@ -48,22 +64,24 @@ extension LedgerSQL {
         )
     }
 
-    /// A page of ``timeline(playerId:)``: at most `limit` events after `after`.
+    /// A page of ``timeline(playerId:)``: at most `limit` events after `after`. Each part
+    /// reads at most `limit` from its index in the timeline's order, from the cursor on (a
+    /// row value, which both databases seek to).
     static func timeline(playerId: String, after: LedgerCursor?, limit: Int) -> LedgerStatement {
         let start = after ?? LedgerCursor(createdAt: Date(ledgerMilliseconds: 0), id: "0")
-        let afterId = Int64(start.id) ?? 0
-        let position: [SQLArgument] = [.timestamp(start.createdAt), .timestamp(start.createdAt), .integer(afterId)]
-        let isAfter =
-            "(history_events.created_at > ? OR (history_events.created_at = ? AND history_events.id > ?))"
+        let position: [SQLArgument] = [.timestamp(start.createdAt), .integer(Int64(start.id) ?? 0)]
+        let bound: [SQLArgument] = [.integer(Int64(limit))]
         return LedgerStatement(
             """
-            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(isAfter)
+            \(ownEventsOfPlayer(where: "(created_at, id) > (?, ?)", orderedBy: "created_at, id"))
             UNION ALL
-            \(unownedEventsOfPlayer(where: isAfter))
+            \(unownedEventsOfPlayer(
+                where: "(player_unowned_events.created_at, player_unowned_events.event_id) > (?, ?)",
+                orderedBy: "player_unowned_events.created_at, player_unowned_events.event_id"))
             ORDER BY created_at, id
             LIMIT ?
             """,
-            [.text(playerId)] + position + [.text(playerId)] + position + [.integer(Int64(limit))]
+            [.text(playerId)] + position + bound + [.text(playerId)] + position + bound + bound
         )
     }
 

@@ -1,10 +1,12 @@
 import PostgresNIO
 
 extension PostgresLedgerStore: BulkLoading {
-    /// Drops the non-unique indexes of `tables` in one transaction and returns their
-    /// definitions (`pg_get_indexdef`), then a `VACUUM (ANALYZE)` of the tables: a filled
-    /// ledger is left as an old one is kept, its pages marked visible and its statistics the
-    /// planner's, so that autovacuum does not start on it while it is measured.
+    /// Drops the non-unique indexes of `tables` and disables the triggers of
+    /// ``BulkLoadRebuild/of(_:)`` in one transaction, and returns the indexes' definitions
+    /// (`pg_get_indexdef`), the rebuilds' statements, the triggers enabled again, then a
+    /// `VACUUM (ANALYZE)` of the tables and the rebuilt ones: a filled ledger is left as an old
+    /// one is kept, its pages marked visible and its statistics the planner's, so that
+    /// autovacuum does not start on it while it is measured.
     func beginBulkLoad(of tables: [String]) async throws -> [String] {
         let placeholders = Array(repeating: "?", count: tables.count).joined(separator: ", ")
         let indexes = LedgerStatement(
@@ -20,12 +22,21 @@ extension PostgresLedgerStore: BulkLoading {
         let found = try await read(
             .rows(indexes) { row in (name: try row.requiredText("name"), definition: try row.requiredText("definition"))
             })
+        let rebuilds = BulkLoadRebuild.of(tables)
+        let triggers = rebuilds.flatMap(\.triggers)
         try await transaction { connection in
             for index in found {
                 try await connection.run(LedgerStatement("DROP INDEX \"\(index.name)\""), logger: self.logger)
             }
+            for trigger in triggers {
+                try await connection.run(
+                    LedgerStatement("ALTER TABLE \(trigger.table) DISABLE TRIGGER \(trigger.name)"), logger: self.logger
+                )
+            }
         }
-        return found.map(\.definition) + ["VACUUM (ANALYZE) " + tables.joined(separator: ", ")]
+        return found.map(\.definition) + rebuilds.map(\.statement)
+            + triggers.map { "ALTER TABLE \($0.table) ENABLE TRIGGER \($0.name)" }
+            + ["VACUUM (ANALYZE) " + (tables + rebuilds.map(\.table)).joined(separator: ", ")]
     }
 
     /// Runs `statements` in order on one connection, each committing by itself (`VACUUM`

@@ -6,10 +6,11 @@ extension SQLiteLedgerStore: BulkLoading {
     /// are written at random places, which a small cache turns into reads of the file.
     static let bulkLoadCacheKibibytes = 1 << 20
 
-    /// Drops the non-unique indexes of `tables`, gives the writer connection a large page
-    /// cache and stops it waiting for the disk (`synchronous = OFF`: a fill cut short is
-    /// thrown away whole). Returns the indexes' `CREATE` statements, then those that put the
-    /// connection's settings back.
+    /// Drops the non-unique indexes of `tables` and the triggers of ``BulkLoadRebuild/of(_:)``,
+    /// gives the writer connection a large page cache and stops it waiting for the disk
+    /// (`synchronous = OFF`: a fill cut short is thrown away whole). Returns the indexes'
+    /// `CREATE` statements, the rebuilds' statements, the triggers' `CREATE` statements, then
+    /// those that put the connection's settings back.
     func beginBulkLoad(of tables: [String]) async throws -> [String] {
         do {
             return try await writer.writeWithoutTransaction { db in
@@ -28,6 +29,17 @@ extension SQLiteLedgerStore: BulkLoading {
                         try db.execute(sql: "DROP INDEX \"\(name)\"")
                         creates.append(create)
                     }
+                }
+                let rebuilds = BulkLoadRebuild.of(tables)
+                creates += rebuilds.map(\.statement)
+                for trigger in rebuilds.flatMap(\.triggers) {
+                    guard
+                        let create = try String.fetchOne(
+                            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                            arguments: [trigger.name])
+                    else { continue }
+                    try db.execute(sql: "DROP TRIGGER \"\(trigger.name)\"")
+                    creates.append(create)
                 }
                 try db.execute(sql: "PRAGMA synchronous = OFF")
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkLoadCacheKibibytes)")

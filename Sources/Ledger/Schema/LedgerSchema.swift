@@ -32,13 +32,15 @@
 /// - `purchase_days` and `refund_days`, purchases and refunds counted per day (version 20): see
 ///   ``revenueDays``.
 /// - The refund reversals by player (version 21): see ``reversalIndex``.
+/// - `player_unowned_events`, the player-less events of each player's transactions, and the
+///   player's events by id (version 22): see ``playerUnownedEvents``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays, refundCounts, revenueDays, reversalIndex,
+        deliveryDays, refundCounts, revenueDays, reversalIndex, playerUnownedEvents,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -141,26 +141,29 @@ extension LedgerSQL {
     }
 
     /// ``timeline(playerId:)``'s events with ids below `beforeId`, newest first, at most
-    /// `limit`, only of `types` when given (not empty).
+    /// `limit`, only of `types` when given (not empty). Each part reads its index newest first
+    /// (`history_events_by_player_id`, `player_unowned_events_by_id`) until it has `limit`.
     static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)
         -> LedgerStatement
     {
-        var filter = "history_events.id < ?"
-        var arguments: [SQLArgument] = [.integer(beforeId)]
+        var typeFilter = ""
+        var typeArguments: [SQLArgument] = []
         if let types {
-            filter +=
+            typeFilter =
                 " AND history_events.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
-            arguments += types.map { .text($0.rawValue) }
+            typeArguments = types.map { .text($0.rawValue) }
         }
+        let part: [SQLArgument] = [.text(playerId), .integer(beforeId)] + typeArguments + [.integer(Int64(limit))]
         return LedgerStatement(
             """
-            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(filter)
+            \(ownEventsOfPlayer(where: "history_events.id < ?" + typeFilter, orderedBy: "id DESC"))
             UNION ALL
-            \(unownedEventsOfPlayer(where: filter))
+            \(unownedEventsOfPlayer(
+                where: "player_unowned_events.event_id < ?" + typeFilter, orderedBy: "player_unowned_events.event_id DESC"))
             ORDER BY id DESC
             LIMIT ?
             """,
-            [.text(playerId)] + arguments + [.text(playerId)] + arguments + [.integer(Int64(limit))]
+            part + part + [.integer(Int64(limit))]
         )
     }
 
