@@ -31,7 +31,7 @@ struct FrozenMigrationTests {
         19: 0xa643_d0c8_3615_d83c,
         20: 0x874a_80d2_eb66_125b,
         21: 0xb606_761f_b776_25f2,
-        22: 0xf9e0_06a4_06ca_f9bf,
+        22: 0xe8f3_2bdb_8c5d_c63d,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -8,11 +8,14 @@ extension LedgerSchema {
     /// every event it found, and its newest-first reads sorted all of the player's own events
     /// by id: 0.9 s a page for a player with 50,000 purchases on PostgreSQL at 10M.
     ///
-    /// - `player_unowned_events (player_id, created_at, event_id)`: one row per player-less
-    ///   event (a notification, the App Store's finishing, a report awaited) of a transaction
-    ///   delivered to the player: the event's store (``LedgerSQL/storeOfEvent``) and
-    ///   transaction id are the purchase's. Primary key in the forward timeline's order;
-    ///   `player_unowned_events_by_id (player_id, event_id)` in the newest-first order. An
+    /// - `player_unowned_events (player_id, created_at, event_id, type)`: one row per
+    ///   player-less event (a notification, the App Store's finishing, a report awaited) of a
+    ///   transaction delivered to the player: the event's store (``LedgerSQL/storeOfEvent``)
+    ///   and transaction id are the purchase's. Primary key in the forward timeline's order;
+    ///   `player_unowned_events_by_id (player_id, event_id, type)` in the newest-first order,
+    ///   the type in it so that a read of some types skips the others without reading their
+    ///   events (a whale's client events, which are never player-less, would otherwise read
+    ///   each of its tens of thousands of player-less events to find none). An
     ///   `AFTER INSERT` trigger on `history_events` adds a player-less event of a delivered
     ///   transaction; one on `purchases` adds the player-less events of the purchase's
     ///   transaction recorded before it (through `history_events_unowned`). The ledger never
@@ -48,6 +51,7 @@ extension LedgerSchema {
                 player_id TEXT NOT NULL,
                 created_at INTEGER NOT NULL,
                 event_id INTEGER NOT NULL,
+                type TEXT NOT NULL,
                 PRIMARY KEY (player_id, created_at, event_id)
             ) WITHOUT ROWID
             """,
@@ -72,6 +76,7 @@ extension LedgerSchema {
                 player_id TEXT NOT NULL,
                 created_at TIMESTAMPTZ NOT NULL,
                 event_id BIGINT NOT NULL,
+                type TEXT NOT NULL,
                 PRIMARY KEY (player_id, created_at, event_id)
             )
             """,
@@ -116,8 +121,8 @@ extension LedgerSchema {
                         SELECT transaction_id, store, player_id FROM purchases
                         WHERE transaction_id >= ? ORDER BY transaction_id LIMIT 10000
                     ), recorded AS (
-                        INSERT INTO player_unowned_events (player_id, created_at, event_id)
-                        SELECT batch.player_id, history_events.created_at, history_events.id
+                        INSERT INTO player_unowned_events (player_id, created_at, event_id, type)
+                        SELECT batch.player_id, history_events.created_at, history_events.id, history_events.type
                         FROM batch JOIN history_events ON history_events.transaction_id = batch.transaction_id
                         WHERE history_events.player_id IS NULL AND \(LedgerSQL.storeOfEvent) = batch.store
                         ON CONFLICT DO NOTHING
@@ -146,7 +151,7 @@ extension LedgerSchema {
 
     /// The newest-first index of `player_unowned_events`.
     private static let unownedEventsById = """
-        CREATE INDEX player_unowned_events_by_id ON player_unowned_events (player_id, event_id)
+        CREATE INDEX player_unowned_events_by_id ON player_unowned_events (player_id, event_id, type)
         """
 
     /// `history_events_by_player_id`, the same on both databases.
@@ -156,8 +161,8 @@ extension LedgerSchema {
     /// Every player-less event of every delivered transaction, into the table (SQLite's
     /// migration; a bulk load's end).
     private static let fillUnownedEvents = """
-        INSERT INTO player_unowned_events (player_id, created_at, event_id)
-        SELECT purchases.player_id, history_events.created_at, history_events.id
+        INSERT INTO player_unowned_events (player_id, created_at, event_id, type)
+        SELECT purchases.player_id, history_events.created_at, history_events.id, history_events.type
         FROM history_events JOIN purchases ON purchases.transaction_id = history_events.transaction_id
         WHERE history_events.player_id IS NULL AND purchases.store = \(LedgerSQL.storeOfEvent)
         ON CONFLICT DO NOTHING
@@ -166,8 +171,8 @@ extension LedgerSchema {
     /// The `history_events` trigger's statement, the same on both databases: the new
     /// player-less event, for the purchase of its transaction if there is one.
     private static let recordEventOfPurchase = """
-        INSERT INTO player_unowned_events (player_id, created_at, event_id)
-            SELECT player_id, new.created_at, new.id FROM purchases
+        INSERT INTO player_unowned_events (player_id, created_at, event_id, type)
+            SELECT player_id, new.created_at, new.id, new.type FROM purchases
             WHERE transaction_id = new.transaction_id AND store = \(LedgerSQL.storeOfEvent(row: "new"))
             ON CONFLICT DO NOTHING
         """
@@ -175,8 +180,8 @@ extension LedgerSchema {
     /// The `purchases` trigger's statement: the player-less events of the new purchase's
     /// transaction recorded before it.
     private static let recordEventsOfPurchase = """
-        INSERT INTO player_unowned_events (player_id, created_at, event_id)
-            SELECT new.player_id, created_at, id FROM history_events
+        INSERT INTO player_unowned_events (player_id, created_at, event_id, type)
+            SELECT new.player_id, created_at, id, type FROM history_events
             WHERE transaction_id = new.transaction_id AND player_id IS NULL
               AND \(LedgerSQL.storeOfEvent) = new.store
             ON CONFLICT DO NOTHING

@@ -146,20 +146,22 @@ extension LedgerSQL {
     static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)
         -> LedgerStatement
     {
-        var typeFilter = ""
+        var typeFilter = (own: "", unowned: "")
         var typeArguments: [SQLArgument] = []
         if let types {
-            typeFilter =
-                " AND history_events.type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
+            let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+            typeFilter = (
+                " AND history_events.type IN (\(placeholders))", " AND player_unowned_events.type IN (\(placeholders))"
+            )
             typeArguments = types.map { .text($0.rawValue) }
         }
         let part: [SQLArgument] = [.text(playerId), .integer(beforeId)] + typeArguments + [.integer(Int64(limit))]
         return LedgerStatement(
             """
-            \(ownEventsOfPlayer(where: "history_events.id < ?" + typeFilter, orderedBy: "id DESC"))
+            \(ownEventsOfPlayer(where: "history_events.id < ?" + typeFilter.own, orderedBy: "id DESC"))
             UNION ALL
             \(unownedEventsOfPlayer(
-                where: "player_unowned_events.event_id < ?" + typeFilter, orderedBy: "player_unowned_events.event_id DESC"))
+                where: "player_unowned_events.event_id < ?" + typeFilter.unowned, orderedBy: "player_unowned_events.event_id DESC"))
             ORDER BY id DESC
             LIMIT ?
             """,
