@@ -33,12 +33,25 @@ func waitUntilOneWaits(
 
 /// Runs `backfill` on a connection of `store` while `write` is held open, uncommitted, in a
 /// transaction on another: the write commits only once the batch waits for its lock of
-/// `table`, and this returns when both are done (a failure commits the write and waits for
-/// the batch first).
+/// `table` (``run(_:behind:on:releasedWhen:)``).
 func runBackfill(
     _ backfill: LedgerMigration.Backfill, behind write: LedgerStatement, on store: PostgresLedgerStore,
     lockingTable table: String
 ) async throws {
+    try await run(
+        { try await store.onConnection { connection in try await store.run(backfill, on: connection) } },
+        behind: write, on: store
+    ) { try await waitUntilTheBackfillWaits(store, lockingTable: table) }
+}
+
+/// Runs `waiter` while `write` is held open, uncommitted, in a transaction on a connection of
+/// `store`: the write commits once `waits` returns (it polls until the waiter waits for a
+/// lock the write holds), and this returns the waiter's value when both are done (a failure
+/// commits the write and waits for the waiter first).
+func run<Value: Sendable>(
+    _ waiter: @escaping @Sendable () async throws -> Value, behind write: LedgerStatement,
+    on store: PostgresLedgerStore, releasedWhen waits: () async throws -> Void
+) async throws -> Value {
     let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
     let (release, releaseSignal) = AsyncStream<Void>.makeStream()
     let inFlight = Task {
@@ -50,18 +63,16 @@ func runBackfill(
     }
     var reachedPoint = reached.makeAsyncIterator()
     _ = await reachedPoint.next()
-    let batch = Task {
-        try await store.onConnection { connection in try await store.run(backfill, on: connection) }
-    }
+    let waiting = Task { try await waiter() }
     do {
-        try await waitUntilTheBackfillWaits(store, lockingTable: table)
+        try await waits()
         releaseSignal.yield()
         try await inFlight.value
-        try await batch.value
+        return try await waiting.value
     } catch {
         releaseSignal.yield()
         _ = try? await inFlight.value
-        _ = try? await batch.value
+        _ = try? await waiting.value
         throw error
     }
 }

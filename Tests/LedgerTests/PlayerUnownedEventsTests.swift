@@ -58,31 +58,12 @@ struct PlayerUnownedEventsTests {
         do {
             try await store.migrate()
             let id = Fixture.transactionId()
-            let (reached, reachedSignal) = AsyncStream<Void>.makeStream()
-            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
             let notification = try LedgerSQL.insertEvent(
                 HistoryEvent(type: .notificationReceived, transactionId: id, createdAt: Self.start))
-            let recording = Task {
-                try await store.transaction { connection in
-                    try await connection.run(notification, logger: store.logger)
-                    reachedSignal.yield()
-                    for await _ in release { return }
-                }
-            }
-            var reachedPoint = reached.makeAsyncIterator()
-            _ = await reachedPoint.next()
-            let delivery = Task { try await store.deliver(Fixture.delivery(transactionId: id, player: "ann")) }
-            do {
-                try await waitUntilOneWaits(store, forLock: "advisory", what: "the delivery")
-            } catch {
-                releaseSignal.yield()
-                _ = try? await recording.value
-                _ = try? await delivery.value
-                throw error
-            }
-            releaseSignal.yield()
-            try await recording.value
-            _ = try await delivery.value
+            _ = try await run(
+                { try await store.deliver(Fixture.delivery(transactionId: id, player: "ann")) },
+                behind: notification, on: store
+            ) { try await waitUntilOneWaits(store, forLock: "advisory", what: "the delivery") }
             let timeline = try await store.timeline(playerId: "ann")
             #expect(Set(timeline.map(\.type)) == [.notificationReceived, .delivered])
             try await store.close()
