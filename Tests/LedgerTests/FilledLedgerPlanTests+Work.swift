@@ -15,9 +15,10 @@ import Testing
 extension FilledLedgerPlanTests {
     /// The most virtual machine steps a statement about one small player may take on the
     /// filled ledger (3,000 purchases, seed 21), chosen from what the paths did there
-    /// (2026-11-30, `player-3`). The player's statements take at most 402 steps (a page of
-    /// their timeline, newest first: their own events and those of their purchases merged and
-    /// sorted), most under 200. A walk of an index range costs about ten steps an entry: the
+    /// (2026-11-30, `player-3`). The player's statements took at most 402 steps before
+    /// migration 22 (a page of their timeline, newest first: their own events and those of
+    /// their purchases merged and sorted; since, each part is read a page at a time from its
+    /// index), most under 200. A walk of an index range costs about ten steps an entry: the
     /// timeline before migration 15 (``timelineBeforeMigration15``) walks the ledger's 2,480
     /// player-less events in 25,086 steps. 2,000 is five times the largest read of the
     /// player's own rows, and a walk of any range of 200 entries or more (one purchase in

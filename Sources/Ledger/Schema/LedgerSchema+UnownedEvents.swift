@@ -8,7 +8,9 @@ extension LedgerSchema {
     /// the second part was read through `history_events_by_player`'s range of `NULL` player
     /// ids: every player-less event of the ledger, most of them other players', walked for
     /// each page (2 s at a million purchases). With it, the player's purchases lead and each
-    /// of their transactions is one probe of a small partial index.
+    /// of their transactions is one probe of a small partial index. Since version 22 the
+    /// timeline reads `player_unowned_events` (``playerUnownedEvents``) instead, and this
+    /// index serves that table's `purchases` trigger and backfill.
     ///
     /// PostgreSQL builds it `CONCURRENTLY` (``LedgerMigration/postgresConcurrentIndexes``);
     /// SQLite in the migration's transaction, which holds the single writer.
