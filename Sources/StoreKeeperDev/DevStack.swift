@@ -39,7 +39,8 @@ public final class DevStack: Sendable {
     /// 127.0.0.1 is refused at once; a loaded machine may take over a second to complete a
     /// connect, which a 1 s timeout read as Apple unavailable); and a read timeout of
     /// ``DevStackConfiguration/appleTimeoutSeconds``, since a pooled connection to the closing
-    /// port may never be answered.
+    /// port may never be answered. It keeps an idle connection for the server's
+    /// ``LoadSettings/clientIdleTimeout`` (the emulator is served on the server's port).
     private let appleClient: HTTPClient
 
     /// Starts the emulator and the server.
@@ -48,7 +49,8 @@ public final class DevStack: Sendable {
         appleClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
-                timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000)))))
+                timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000))),
+                connectionPool: .init(idleTimeout: settings.server.load.clientIdleTimeout)))
         emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,

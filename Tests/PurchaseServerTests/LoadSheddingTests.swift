@@ -117,5 +117,11 @@ struct LoadSheddingTests {
         // The descriptors the process may open bound the connections, keeping some for the rest.
         #expect(LoadSettings(maximumConnections: 4_096).connectionLimit(descriptorLimit: 1_024) == 768)
         #expect(LoadSettings(maximumConnections: 100).connectionLimit(descriptorLimit: 1_024) == 100)
+        // A client keeps an idle connection half as long as the server, half the default's
+        // when the server's is out of range (NaN included).
+        #expect(LoadSettings(idleTimeoutSeconds: 12.5).clientIdleTimeout == .milliseconds(6_250))
+        #expect(LoadSettings(idleTimeoutSeconds: 0.1).clientIdleTimeout == .milliseconds(50))
+        #expect(LoadSettings(idleTimeoutSeconds: .nan).clientIdleTimeout == .seconds(15))
+        #expect(LoadSettings(idleTimeoutSeconds: 1e300).clientIdleTimeout == .seconds(15))
     }
 }

@@ -1,4 +1,5 @@
 import AppStoreAPI
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -49,7 +50,7 @@ struct ReconcilerProcessedNotificationTests {
     private static func history(
         _ request: HTTPRequestData, _ rewrite: (String) throws -> String
     ) async throws -> HTTPResponseData? {
-        let answer = try await AsyncHTTPClientTransport().send(request)
+        let answer = try await AsyncHTTPClientTransport(client: .loopback).send(request)
         var page = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
         let items = try #require(page["notificationHistory"] as? [[String: Any]])
         page["notificationHistory"] = try items.map { item in

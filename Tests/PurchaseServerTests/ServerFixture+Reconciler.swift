@@ -1,4 +1,5 @@
 import AppStoreAPI
+import AsyncHTTPClient
 import Foundation
 
 @testable import PurchaseServer
@@ -17,7 +18,7 @@ extension ServerFixture {
             if request.url.path.contains(path), let answer = try await intercept(request) {
                 return answer
             }
-            return try await AsyncHTTPClientTransport().send(request)
+            return try await AsyncHTTPClientTransport(client: .loopback).send(request)
         }
         return Reconciler(
             client: AppStoreServerAPIClient(

@@ -134,7 +134,7 @@ final class ServerFixture: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let response = try await HTTPClient.loopback.execute(request, timeout: timeout)
         let bytes = try await response.body.collect(upTo: 16 << 20)
         let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         return HTTPAnswer(status: Int(response.status.code), body: Data(bytes.readableBytesView), headers: headers)

@@ -38,9 +38,12 @@ final class ConsoleFixture: Sendable {
                 databaseURL: database.url, emulatorDirectory: emulatorDirectory, sendsNotifications: notifications,
                 notificationTimeScale: 0.00001, server: configuration, runsBackgroundServices: false,
                 appleTimeoutSeconds: 20, logger: logger))
+        // Idle connections are closed after 2 s, before the server's 30 s idle timeout closes
+        // them: a request must not go out on a connection the server is closing.
         client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            configuration: HTTPClient.Configuration(
+                redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(2))))
     }
 
     /// The emulated App Store.

@@ -1,6 +1,7 @@
 import AppStoreAPI
 import AsyncHTTPClient
 import PurchaseSDK
+import PurchaseServer
 
 /// The devices' way to the purchase server: one AsyncHTTPClient pool for every simulated
 /// device (a process's `URLSession` queues hundreds of devices behind a few connections).
@@ -20,12 +21,14 @@ struct DeviceHTTPTransport: NetworkTransport {
         return NetworkResponse(status: response.status, body: response.body, headers: response.headers)
     }
 
-    /// A client for a run: a pool wide enough for every device, and a short connect timeout
-    /// so a device notices a restarting server at once.
+    /// A client for a run: a pool wide enough for every device, a short connect timeout so a
+    /// device notices a restarting server at once, and idle connections closed before the
+    /// server (which runs with the default load settings) closes them.
     static func makeClient(connections: Int) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             timeout: .init(connect: .seconds(2), read: .seconds(10)),
-            connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections))
+            connectionPool: .init(
+                idleTimeout: LoadSettings().clientIdleTimeout, concurrentHTTP1ConnectionsPerHostSoftLimit: connections))
         configuration.decompression = .disabled
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

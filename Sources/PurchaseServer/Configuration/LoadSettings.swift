@@ -102,6 +102,9 @@ public struct LoadSettings: Codable, Hashable, Sendable {
         max(1, min(maximumConnections, descriptorLimit - Self.reservedDescriptors))
     }
 
+    /// The idle timeouts the server accepts, in seconds.
+    static let idleTimeoutSecondsRange: ClosedRange<Double> = 0.1...3_600
+
     /// The descriptors kept for everything but client connections.
     public static let reservedDescriptors = 256
 
@@ -112,7 +115,7 @@ public struct LoadSettings: Codable, Hashable, Sendable {
             problems.append("load.maximumRequestsInFlight must be from 1 to 100000")
         }
         if !(1...3_600).contains(retryAfterSeconds) { problems.append("load.retryAfterSeconds must be from 1 to 3600") }
-        if !(idleTimeoutSeconds >= 0.1 && idleTimeoutSeconds <= 3_600) {
+        if !Self.idleTimeoutSecondsRange.contains(idleTimeoutSeconds) {
             problems.append("load.idleTimeoutSeconds must be from 0.1 to 3600")
         }
         if !(1...1_000_000).contains(maximumConnections) {
