@@ -40,8 +40,7 @@ func runBackfill(
 ) async throws {
     try await run(
         { try await store.onConnection { connection in try await store.run(backfill, on: connection) } },
-        behind: write, on: store
-    ) { try await waitUntilTheBackfillWaits(store, lockingTable: table) }
+        behind: write, on: store, releasedWhen: { try await waitUntilTheBackfillWaits(store, lockingTable: table) })
 }
 
 /// Runs `waiter` while `write` is held open, uncommitted, in a transaction on a connection of

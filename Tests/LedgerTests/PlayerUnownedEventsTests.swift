@@ -62,8 +62,8 @@ struct PlayerUnownedEventsTests {
                 HistoryEvent(type: .notificationReceived, transactionId: id, createdAt: Self.start))
             _ = try await run(
                 { try await store.deliver(Fixture.delivery(transactionId: id, player: "ann")) },
-                behind: notification, on: store
-            ) { try await waitUntilOneWaits(store, forLock: "advisory", what: "the delivery") }
+                behind: notification, on: store,
+                releasedWhen: { try await waitUntilOneWaits(store, forLock: "advisory", what: "the delivery") })
             let timeline = try await store.timeline(playerId: "ann")
             #expect(Set(timeline.map(\.type)) == [.notificationReceived, .delivered])
             try await store.close()
