@@ -19,10 +19,7 @@ extension FilledLedgerPlanTests {
     /// to run by hand on the schema before migration 21 (its index dropped in a transaction
     /// rolled back): its reversals counted among all of each listed player's events.
     static func refundSignalsWithValues() throws -> String {
-        let statement = LedgerSQL.refundSignals(minimumRefunds: 2, limit: 200)
-        var values = ["2", "200", "200"][...]
-        try #require(statement.sql.filter { $0 == "?" }.count == values.count)
-        return String(statement.sql.flatMap { $0 == "?" ? Array(values.popFirst() ?? "") : [$0] })
+        try withValues(LedgerSQL.refundSignals(minimumRefunds: 2, limit: 200))
     }
 
     /// Lists `player` among the refund signals (a negative balance of an item of its own,

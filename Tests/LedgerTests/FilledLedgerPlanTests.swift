@@ -149,6 +149,10 @@ enum FilledLedgerPaths {
         }
         _ = try await store.timelineNewestFirst(
             playerId: player, beforeId: beforeId, limit: 50, types: [.delivered, .refunded])
+        // The player page's client events and notifications.
+        _ = try await store.timelineNewestFirst(playerId: player, beforeId: nil, limit: 50, types: [.clientEvent])
+        _ = try await store.timelineNewestFirst(
+            playerId: player, beforeId: nil, limit: 50, types: HistoryEventType.notificationTypes)
         var timeline = try await store.timeline(playerId: player, page: LedgerPageRequest(limit: 100))
         if let next = timeline.next {
             timeline = try await store.timeline(playerId: player, page: LedgerPageRequest(after: next, limit: 100))

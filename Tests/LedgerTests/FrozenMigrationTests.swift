@@ -32,6 +32,7 @@ struct FrozenMigrationTests {
         20: 0x874a_80d2_eb66_125b,
         21: 0xb606_761f_b776_25f2,
         22: 0xe8f3_2bdb_8c5d_c63d,
+        23: 0xe546_6aaa_f459_a958,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -19,9 +19,9 @@ extension PostgresFilledLedgerPlanTests {
         let sql = try FilledLedgerPlanTests.refundSignalsWithValues()
         let (before, after) = try await ledger.withStore { store in
             try await FilledLedgerPlanTests.signal(whale, on: store)
-            let before = try await Self.plan(sql, on: ledger)
+            let before = try await Self.plan(sql, on: ledger, containing: "WITH signalled")
             try await FilledLedgerPlanTests.addEvents(to: whale, on: store, at: ledger.now)
-            return (before, try await Self.plan(sql, on: ledger))
+            return (before, try await Self.plan(sql, on: ledger, containing: "WITH signalled"))
         }
         #expect(before.contains(LedgerSchema.reversalsByPlayer.name), "\(before)")
         // Reading the 1,000 events added would touch a heap page per few dozen of them (and
@@ -31,12 +31,15 @@ extension PostgresFilledLedgerPlanTests {
         #expect(Self.buffers(of: before) <= Self.bufferBound)
     }
 
-    /// The plan `auto_explain` logged for `sql`, run once by `psql`.
-    private static func plan(_ sql: String, on ledger: FilledPostgresLedger) async throws -> String {
+    /// The plan `auto_explain` logged for `sql`, run once by `psql`: the one that contains
+    /// `fragment` (the statement's text is part of its plan).
+    static func plan(_ sql: String, on ledger: FilledPostgresLedger, containing fragment: String) async throws
+        -> String
+    {
         let start = try await PostgresCluster.shared.serverLog().end
         try await PostgresCluster.shared.execute(database: ledger.name, sql)
         let plans = Self.plans(in: try await PostgresCluster.shared.serverLog(from: start).text).filter {
-            $0.contains("WITH signalled")
+            $0.contains(fragment)
         }
         try #require(plans.count == 1, "\(plans)")
         return plans[0]

@@ -48,6 +48,12 @@ public struct HistoryEventType: RawRepresentable, Hashable, Codable, Sendable, E
     public static let spend: HistoryEventType = "spend"
     /// An App Store Server Notification was received for the first time.
     public static let notificationReceived: HistoryEventType = "notification_received"
+    /// A notification was recorded and the server does not act on its type (or it carried
+    /// nothing to act on).
+    public static let notificationNotActedOn: HistoryEventType = "notification_not_acted_on"
+    /// The events that are a store's notification, as the support console lists them; the
+    /// ledger indexes those of each player (``LedgerSchema/playerPageIndexes``).
+    public static let notificationTypes: [HistoryEventType] = [.notificationReceived, .notificationNotActedOn]
     /// The device reported a purchase-flow event (written by ``LedgerStore/appendClientEvents(playerId:events:)``).
     public static let clientEvent: HistoryEventType = "client_event"
     /// A report was refused because the transaction is bound to another player's order.

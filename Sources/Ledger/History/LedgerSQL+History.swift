@@ -39,12 +39,14 @@ extension LedgerSQL {
     }
 
     /// The player's own events, as the first part of a timeline's `UNION ALL`, a page in
-    /// `order` (a subquery of its own). The player id is the first argument, then
-    /// `condition`'s, then the limit.
-    static func ownEventsOfPlayer(where condition: String, orderedBy order: String) -> String {
+    /// `order` (a subquery of its own), from `table` (`history_events`, or the same with an
+    /// index named). The player id is the first argument, then `condition`'s, then the limit.
+    static func ownEventsOfPlayer(
+        where condition: String, orderedBy order: String, from table: String = "history_events"
+    ) -> String {
         """
         SELECT * FROM (
-            SELECT \(HistoryEventTable.columns) FROM history_events WHERE player_id = ? AND \(condition)
+            SELECT \(HistoryEventTable.columns) FROM \(table) WHERE player_id = ? AND \(condition)
             ORDER BY \(order) LIMIT ?
         ) AS own
         """

@@ -34,13 +34,15 @@
 /// - The refund reversals by player (version 21): see ``reversalIndex``.
 /// - `player_unowned_events`, the player-less events of each player's transactions, and the
 ///   player's events by id (version 22): see ``playerUnownedEvents``.
+/// - A player's notifications and manual postings by player (version 23): see
+///   ``playerPageIndexes``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
         initial, clientEventRetention, consumptionConsent, partialRefunds, supportConsole, entitlements,
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
-        deliveryDays, refundCounts, revenueDays, reversalIndex, playerUnownedEvents,
+        deliveryDays, refundCounts, revenueDays, reversalIndex, playerUnownedEvents, playerPageIndexes,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

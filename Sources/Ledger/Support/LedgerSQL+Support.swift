@@ -142,23 +142,30 @@ extension LedgerSQL {
 
     /// ``timeline(playerId:)``'s events with ids below `beforeId`, newest first, at most
     /// `limit`, only of `types` when given (not empty). Each part reads its index newest first
-    /// (`history_events_by_player_id`, `player_unowned_events_by_id`) until it has `limit`.
-    static func timelineNewestFirst(playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?)
-        -> LedgerStatement
-    {
+    /// (`history_events_by_player_id`, `player_unowned_events_by_id`; for
+    /// ``HistoryEventType/notificationTypes`` the own part reads
+    /// `history_events_notifications_by_player`) until it has `limit`. The types are literals
+    /// (``typeCondition(_:_:)``), which a partial index's condition needs. SQLite, which keeps
+    /// no statistics here, rates the partial index and `history_events_by_player_id` (the
+    /// same columns) alike and took either from one run to the next: it is named.
+    static func timelineNewestFirst(
+        playerId: String, beforeId: Int64, limit: Int, types: [HistoryEventType]?, dialect: Dialect
+    ) -> LedgerStatement {
+        let notifications = LedgerSchema.notificationsByPlayer.name
+        let ownTable =
+            dialect == .sqlite && types == HistoryEventType.notificationTypes
+            ? "history_events INDEXED BY \(notifications)" : "history_events"
         var typeFilter = (own: "", unowned: "")
-        var typeArguments: [SQLArgument] = []
         if let types {
-            let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
             typeFilter = (
-                " AND history_events.type IN (\(placeholders))", " AND player_unowned_events.type IN (\(placeholders))"
+                " AND " + typeCondition("history_events.type", types),
+                " AND " + typeCondition("player_unowned_events.type", types)
             )
-            typeArguments = types.map { .text($0.rawValue) }
         }
-        let part: [SQLArgument] = [.text(playerId), .integer(beforeId)] + typeArguments + [.integer(Int64(limit))]
+        let part: [SQLArgument] = [.text(playerId), .integer(beforeId), .integer(Int64(limit))]
         return LedgerStatement(
             """
-            \(ownEventsOfPlayer(where: "history_events.id < ?" + typeFilter.own, orderedBy: "id DESC"))
+            \(ownEventsOfPlayer(where: "history_events.id < ?" + typeFilter.own, orderedBy: "id DESC", from: ownTable))
             UNION ALL
             \(unownedEventsOfPlayer(
                 where: "player_unowned_events.event_id < ?" + typeFilter.unowned, orderedBy: "player_unowned_events.event_id DESC"))
@@ -167,6 +174,14 @@ extension LedgerSQL {
             """,
             part + part + [.integer(Int64(limit))]
         )
+    }
+
+    /// `column IN ('…', …)`: `types` as SQL string literals, in their order (quotes doubled).
+    /// For ``HistoryEventType/notificationTypes`` on `type` it is the condition of
+    /// `history_events_notifications_by_player`.
+    static func typeCondition(_ column: String, _ types: [HistoryEventType]) -> String {
+        let literals = types.map { "'" + $0.rawValue.replacingOccurrences(of: "'", with: "''") + "'" }
+        return "\(column) IN (\(literals.joined(separator: ", ")))"
     }
 
     /// Per store's transaction with `awaiting_report` events and no purchase, first learned of at

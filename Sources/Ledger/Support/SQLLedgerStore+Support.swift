@@ -39,7 +39,7 @@ extension SQLLedgerStore {
     {
         guard limit > 0, types?.isEmpty != true else { return [] }
         let statement = LedgerSQL.timelineNewestFirst(
-            playerId: playerId, beforeId: beforeId ?? .max, limit: limit, types: types)
+            playerId: playerId, beforeId: beforeId ?? .max, limit: limit, types: types, dialect: dialect)
         return try await read(.rows(statement, HistoryEvent.init(row:)))
     }
 

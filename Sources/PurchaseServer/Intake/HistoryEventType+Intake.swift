@@ -8,7 +8,4 @@ extension HistoryEventType {
     static let consumptionInformationNotSent: HistoryEventType = "consumption_information_not_sent"
     /// Sending the answer to a `CONSUMPTION_REQUEST` failed; the detail holds Apple's error.
     static let consumptionInformationFailed: HistoryEventType = "consumption_information_failed"
-    /// A notification was recorded and the server does not act on its type (or it carried
-    /// nothing to act on).
-    static let notificationNotActedOn: HistoryEventType = "notification_not_acted_on"
 }

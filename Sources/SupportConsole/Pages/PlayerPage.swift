@@ -55,7 +55,7 @@ extension SupportPages {
         }
         let clientEvents = try await events([.clientEvent])
         let unordered = unorderedStepValues(clientEvents, orders: orders)
-        let notifications = try await events([.notificationReceived, "notification_not_acted_on"])
+        let notifications = try await events(HistoryEventType.notificationTypes)
         let spends = try await store.spends(playerId: playerId, limit: Self.recordLimit)
         // Oldest first, as the statement's order among equal dates has always been.
         let statement = statementValues(
