@@ -89,6 +89,8 @@ UNDO = {
                      "DROP FUNCTION storekeeper_record_event_of_purchase()",
                      "DROP FUNCTION storekeeper_record_events_of_purchase()", "DROP TABLE player_unowned_events"],
     },
+    23: {"sqlite": ["DROP INDEX history_events_notifications_by_player", "DROP INDEX ledger_entries_manual_by_player"],
+         "postgres": ["DROP INDEX history_events_notifications_by_player", "DROP INDEX ledger_entries_manual_by_player"]},
 }
 
 

@@ -14,7 +14,7 @@ extension LoadSettings {
     /// ``idleTimeoutSeconds`` (half the default when it is out of range, where the server
     /// refuses to start). The client then closes it first; a client that keeps it longer may
     /// send a request at the moment the server closes the connection, and that request fails
-    /// unanswered (AsyncHTTPClient keeps one 60 s by default).
+    /// unanswered (AsyncHTTPClient keeps one 60 s by default, `HTTPClient.shared` 600 s).
     public var clientIdleTimeout: TimeAmount {
         let seconds =
             Self.idleTimeoutSecondsRange.contains(idleTimeoutSeconds) ? idleTimeoutSeconds : Self().idleTimeoutSeconds
