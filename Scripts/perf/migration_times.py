@@ -91,6 +91,17 @@ UNDO = {
     },
     23: {"sqlite": ["DROP INDEX history_events_notifications_by_player", "DROP INDEX ledger_entries_manual_by_player"],
          "postgres": ["DROP INDEX history_events_notifications_by_player", "DROP INDEX ledger_entries_manual_by_player"]},
+    24: {
+        "sqlite": ["DROP TRIGGER ledger_entries_player_total", "DROP TRIGGER purchases_player_group",
+                   "DROP TRIGGER purchases_player_group_refund", "DROP TABLE player_entry_totals",
+                   "DROP TABLE player_purchase_groups"],
+        "postgres": ["DROP TRIGGER ledger_entries_player_total ON ledger_entries",
+                     "DROP TRIGGER purchases_player_group ON purchases",
+                     "DROP TRIGGER purchases_player_group_refund ON purchases",
+                     "DROP FUNCTION storekeeper_add_player_entry()", "DROP FUNCTION storekeeper_count_player_purchase()",
+                     "DROP FUNCTION storekeeper_move_player_purchase()", "DROP TABLE player_entry_totals",
+                     "DROP TABLE player_purchase_groups"],
+    },
 }
 
 

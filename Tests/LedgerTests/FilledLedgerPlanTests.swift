@@ -22,6 +22,7 @@ struct FilledLedgerPlanTests {
         "refund_notices", "entitlements", "consumption_consents", "audit_log", "spends", "known_players",
         "owed_transactions",
         "delivery_days", "delivery_latencies", "player_refunds", "purchase_days", "refund_days",
+        "player_unowned_events", "player_entry_totals", "player_purchase_groups",
     ]
 
     /// Statements known to walk a large table or index, found by this test (2026-11-29), each

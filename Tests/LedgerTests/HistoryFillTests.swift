@@ -23,6 +23,13 @@ struct HistoryFillTests {
         return try await store.read(.first(LedgerStatement(sql), { try $0.requiredInteger("n") })) ?? -1
     }
 
+    /// Expects the two queries to answer the same rows (as sets: their union is each alone).
+    private func expectSameRows(_ first: String, _ second: String, in store: any LedgerStore) async throws {
+        let union = try await count("SELECT COUNT(*) AS n FROM (\(first) UNION \(second)) AS rows", in: store)
+        #expect(try await count("SELECT COUNT(*) AS n FROM (\(first)) AS rows", in: store) == union)
+        #expect(try await count("SELECT COUNT(*) AS n FROM (\(second)) AS rows", in: store) == union)
+    }
+
     @Test("a fill writes what its summary counts, balances that add up, and a whale", arguments: StoreKind.allCases)
     func fillIsConsistent(kind: StoreKind) async throws {
         try await withStore(kind) { store, _ in
@@ -58,6 +65,18 @@ struct HistoryFillTests {
                 """, in: store)
             #expect(unowned > 0)
             #expect(try await count("SELECT COUNT(*) AS n FROM player_unowned_events", in: store) == unowned)
+            // Each player's sums, filled once after the load: the rows kept are the rows added up.
+            try await expectSameRows(
+                "SELECT player_id, item, kind, total FROM player_entry_totals",
+                "SELECT player_id, item, kind, CAST(SUM(amount) AS BIGINT) FROM ledger_entries GROUP BY player_id, item, kind",
+                in: store)
+            try await expectSameRows(
+                "SELECT player_id, product_id, quantity, refunded_share, purchases FROM player_purchase_groups",
+                """
+                SELECT player_id, product_id, quantity, refunded_share, COUNT(*) FROM purchases
+                GROUP BY player_id, product_id, quantity, refunded_share
+                """, in: store)
+            #expect(try await count("SELECT COUNT(*) AS n FROM player_purchase_groups", in: store) > 100)
             #expect(try await store.owedCount(learnedBefore: .distantFuture) == 0)
             #expect(
                 try await count(
@@ -193,6 +212,7 @@ struct HistoryFillTests {
             #expect(migrated.indexes.contains { $0.hasPrefix("history_events_") })
             #expect(try await triggers(of: store, kind: kind) == migrated.triggers)
             #expect(migrated.triggers.contains { $0.hasPrefix("purchases.purchases_unowned_events") })
+            #expect(migrated.triggers.contains { $0.hasPrefix("ledger_entries.ledger_entries_player_total") })
             if let sqlite = store as? SQLiteLedgerStore {
                 // The writer waits for the disk again, as a served ledger's does.
                 let synchronous = try await sqlite.writer.writeWithoutTransaction { db in

@@ -167,7 +167,7 @@ struct RefundCountsTests {
     /// and the share of another refunded in part taken back to 0), reversals, players tied on
     /// their count, one refunded and then reversed (a count of 0), and negative balances with
     /// and without refunds.
-    private static func refundsAndReversals(on store: any LedgerStore, series: String) async throws {
+    static func refundsAndReversals(on store: any LedgerStore, series: String) async throws {
         func deliver(_ player: String) async throws -> String {
             let delivery = Fixture.delivery(player: "\(series)-\(player)")
             _ = try await store.deliver(delivery)

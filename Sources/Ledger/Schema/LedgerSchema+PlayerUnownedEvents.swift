@@ -133,16 +133,18 @@ extension LedgerSchema {
     )
 
     /// What a bulk load suspends and redoes at its end, beyond the indexes it drops: the
-    /// triggers of ``playerUnownedEvents`` and the statement that fills their table from the
-    /// loaded rows.
-    static let bulkLoadRebuilds = [
-        BulkLoadRebuild(
-            table: "player_unowned_events",
-            triggers: [
-                .init(table: "history_events", name: eventTrigger), .init(table: "purchases", name: purchaseTrigger),
-            ],
-            statement: fillUnownedEvents)
-    ]
+    /// triggers of ``playerUnownedEvents`` and of ``playerTotals``, and the statements that
+    /// fill their tables from the loaded rows.
+    static let bulkLoadRebuilds =
+        [
+            BulkLoadRebuild(
+                table: "player_unowned_events",
+                triggers: [
+                    .init(table: "history_events", name: eventTrigger),
+                    .init(table: "purchases", name: purchaseTrigger),
+                ],
+                statement: fillUnownedEvents)
+        ] + playerTotalsRebuilds
 
     /// The `history_events` trigger of ``playerUnownedEvents``.
     private static let eventTrigger = "history_events_of_purchase"

@@ -36,6 +36,8 @@
 ///   player's events by id (version 22): see ``playerUnownedEvents``.
 /// - A player's notifications and manual postings by player (version 23): see
 ///   ``playerPageIndexes``.
+/// - `player_entry_totals` and `player_purchase_groups`, a player's sums kept (version 24): see
+///   ``playerTotals``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
@@ -43,6 +45,7 @@ enum LedgerSchema {
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
         deliveryDays, refundCounts, revenueDays, reversalIndex, playerUnownedEvents, playerPageIndexes,
+        playerTotals,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

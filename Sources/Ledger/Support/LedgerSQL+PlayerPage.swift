@@ -1,28 +1,25 @@
 import Foundation
 
-/// The statements of the support console's player page: the wallet's explanation added up
-/// per player (each an index range of the player's rows: `ledger_entries_by_player`,
-/// `purchases_by_player`, `orders_by_player`, the spends' primary key) and the newest rows
-/// it lists, so that the page reads neither every row of a player with years of purchases
-/// nor any other player's.
+/// The statements of the support console's player page: the wallet's explanation (sums kept
+/// per player, ``LedgerSchema/playerTotals``; counts of an index range of the player's rows:
+/// `ledger_entries_manual_by_player`, `orders_by_player`, `spends_by_player`) and the newest
+/// rows it lists, so that the page reads neither every row of a player with years of
+/// purchases nor any other player's.
 extension LedgerSQL {
-    /// Per item and kind, the sum of the player's ledger entries (`item`, `kind`, `total`).
+    /// Per item and kind, the sum of the player's ledger entries (`item`, `kind`, `total`),
+    /// as `player_entry_totals` keeps it (``LedgerSchema/playerTotals``).
     static func entryTotals(playerId: String) -> LedgerStatement {
-        LedgerStatement(
-            """
-            SELECT item, kind, CAST(SUM(amount) AS BIGINT) AS total FROM ledger_entries
-            WHERE player_id = ? GROUP BY item, kind
-            """,
-            [.text(playerId)])
+        LedgerStatement("SELECT item, kind, total FROM player_entry_totals WHERE player_id = ?", [.text(playerId)])
     }
 
     /// The player's purchases counted per product, quantity and refunded share (`product_id`,
-    /// `quantity`, `refunded_share`, `purchases`).
+    /// `quantity`, `refunded_share`, `purchases`), as `player_purchase_groups` keeps them
+    /// (``LedgerSchema/playerTotals``; a group left empty by refunds is left out).
     static func purchaseGroups(playerId: String) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT product_id, quantity, refunded_share, COUNT(*) AS purchases FROM purchases
-            WHERE player_id = ? GROUP BY product_id, quantity, refunded_share
+            SELECT product_id, quantity, refunded_share, purchases FROM player_purchase_groups
+            WHERE player_id = ? AND purchases > 0
             """,
             [.text(playerId)])
     }
