@@ -33,7 +33,7 @@ struct FrozenMigrationTests {
         21: 0xb606_761f_b776_25f2,
         22: 0xe8f3_2bdb_8c5d_c63d,
         23: 0xe546_6aaa_f459_a958,
-        24: 0x6ac4_6198_d4a3_24d2,
+        24: 0xa0b7_eea7_a918_9010,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

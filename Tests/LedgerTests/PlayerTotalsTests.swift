@@ -78,10 +78,13 @@ struct PlayerTotalsTests {
         }
         _ = try await store.reverse(store: .appStore, transactionId: deliveries[0].transactionId, reason: "REFUND")
         _ = try await store.deliver(Fixture.delivery(player: "later"))
-        // The backfill must repair sums, not add to them: start it from wrong ones.
+        // The backfill must repair sums, not add to them: start it from wrong ones. An entry of
+        // a player `known_players` does not hold, after its last player, is in the last range.
         try await PostgresCluster.shared.execute(
             database: database.name,
             """
+            INSERT INTO ledger_entries (player_id, item, amount, kind, balance_after, created_at)
+            VALUES ('zz-unknown', 'coins', 5, 'manual', 5, now());
             UPDATE player_entry_totals SET total = 7;
             UPDATE player_purchase_groups SET purchases = 7;
             INSERT INTO player_entry_totals VALUES ('gone', 'coins', 'grant', -1);

@@ -215,34 +215,39 @@ extension LedgerSchema {
         """
 
     /// A PostgreSQL backfill batch of `table`: the range from the batch's first player to the
-    /// 1,000th of `known_players` from there (open-ended when fewer are left) recounted from
-    /// `source` per player and `key` (`sum` the `value`), the range's other rows deleted.
+    /// 1,000th of `known_players` from there (to the greatest player of `source` when fewer
+    /// are left) recounted from `source` per player and `key` (`sum` the `value`), the
+    /// range's other rows deleted. The bounds are scalar subqueries, which the planner reads
+    /// as the bounds of an index range: joined from a row of a `WITH` part, or open-ended
+    /// through an `OR`, they made each batch read `known_players` from its start and
+    /// `source` whole (3 s a batch at 10M).
     private static func recount(into table: String, key: [String], value: String, from source: String, sum: String)
         -> String
     {
         let columns = (["player_id"] + key).joined(separator: ", ")
         let sourceColumns = (["\(source).player_id"] + key.map { "\(source).\($0)" }).joined(separator: ", ")
-        let inRange = { (column: String) in
-            "\(column) >= range.first AND (range.last IS NULL OR \(column) <= range.last)"
+        let inRange = { (table: String) in
+            """
+            \(table).player_id >= (SELECT first FROM range)
+                    AND \(table).player_id <= COALESCE((SELECT last FROM range), (SELECT max(player_id) FROM \(table)))
+            """
         }
         return """
             WITH start AS (
                 SELECT CAST(? AS TEXT) AS player_id
             ), players AS (
-                SELECT known_players.player_id FROM known_players, start
-                WHERE known_players.player_id >= start.player_id
-                ORDER BY known_players.player_id LIMIT 1000
+                SELECT player_id FROM known_players WHERE player_id >= (SELECT player_id FROM start)
+                ORDER BY player_id LIMIT 1000
             ), range AS (
-                SELECT start.player_id AS first,
+                SELECT (SELECT player_id FROM start) AS first,
                     CASE WHEN (SELECT count(*) FROM players) = 1000 THEN (SELECT max(player_id) FROM players) END AS last
-                FROM start
             ), counted AS (
-                SELECT \(sourceColumns), \(sum) AS \(value) FROM \(source), range
-                WHERE \(inRange("\(source).player_id"))
+                SELECT \(sourceColumns), \(sum) AS \(value) FROM \(source)
+                WHERE \(inRange(source))
                 GROUP BY \(sourceColumns)
             ), cleared AS (
-                DELETE FROM \(table) USING range
-                WHERE \(inRange("\(table).player_id"))
+                DELETE FROM \(table)
+                WHERE \(inRange(table))
                     AND (\(key.reduce("\(table).player_id") { "\($0), \(table).\($1)" })) NOT IN (
                         SELECT \(columns) FROM counted)
             ), written AS (
