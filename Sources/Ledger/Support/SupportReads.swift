@@ -70,10 +70,10 @@ public protocol SupportReads: Sendable {
     /// events from `since` on together (oldest first), and the webhook outbox as it stands.
     func deliveryActivity(since: Date, limit: Int) async throws -> DeliveryActivity
 
-    /// What explains the player's wallet over their whole history, added up in one snapshot:
-    /// per item and kind the sum of their ledger entries, their purchases counted per
-    /// product, quantity and refunded share, and how many manual grants (postings, by
-    /// ``ManualPostingKey``), spends and orders they have.
+    /// What explains the player's wallet over their whole history, read in one snapshot: per
+    /// item and kind the sum of their ledger entries and their purchases counted per product,
+    /// quantity and refunded share (both kept as they are written, migration 24), and how
+    /// many manual grants (postings, by ``ManualPostingKey``), spends and orders they have.
     func playerTotals(playerId: String) async throws -> PlayerTotals
 
     /// The player's newest orders, newest first, at most `limit`.
