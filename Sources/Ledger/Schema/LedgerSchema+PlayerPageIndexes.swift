@@ -6,7 +6,7 @@ extension LedgerSchema {
     /// - `history_events_notifications_by_player (player_id, id)`, only the notification
     ///   events (``HistoryEventType/notificationTypes``) that name a player: the own half of
     ///   the notifications section's newest-first read
-    ///   (``LedgerSQL/timelineNewestFirst(playerId:beforeId:limit:types:)``). Through
+    ///   (``LedgerSQL/timelineNewestFirst(playerId:beforeId:limit:types:dialect:)``). Through
     ///   `history_events_by_player_id` it walked every event of the player to find them: a
     ///   player with 50,000 purchases has over 200,000 events and few or no notifications of
     ///   their own (a notification usually arrives before the purchase names its player),
@@ -35,7 +35,7 @@ extension LedgerSchema {
     )
 
     /// The notification events of players, the same on both databases. The condition is the
-    /// text ``LedgerSQL/typeCondition(_:)`` makes of ``HistoryEventType/notificationTypes``.
+    /// text ``LedgerSQL/typeCondition(_:_:)`` makes of ``HistoryEventType/notificationTypes`` on `type`.
     static let notificationsByPlayer = LedgerMigration.ConcurrentIndex(
         name: "history_events_notifications_by_player",
         definition: """

@@ -29,8 +29,9 @@ extension LedgerSchema {
     /// EXCLUSIVE`: it waits for every write whose trigger has added and which has not
     /// committed, and a write that reaches its trigger meanwhile waits for the batch), then
     /// sets the rows of the batch's range to the committed sums and deletes the range's other
-    /// rows. The last batch's range is open-ended; the batches are safe to run again. SQLite
-    /// does it all in the migration's transaction, which holds the single writer.
+    /// rows. The last batch's range ends at the greatest player of the table it reads (or
+    /// writes, for the rows it deletes); the batches are safe to run again. SQLite does it
+    /// all in the migration's transaction, which holds the single writer.
     ///
     /// A bulk load (`storekeeper fill-ledger`) suspends the triggers, which would add to a
     /// row per entry loaded, and fills both tables once at its end (``bulkLoadRebuilds``).

@@ -2,7 +2,7 @@ extension LedgerSchema {
     /// `player_unowned_events` and `history_events_by_player_id` (version 22; issue 32,
     /// docs/PERFORMANCE.md "Years of history"): a player's timeline
     /// (``LedgerSQL/timeline(playerId:after:limit:)``,
-    /// ``LedgerSQL/timelineNewestFirst(playerId:beforeId:limit:types:)``) read a page at a
+    /// ``LedgerSQL/timelineNewestFirst(playerId:beforeId:limit:types:dialect:)``) read a page at a
     /// time from indexes in the page's order, however long the player's history. Before it,
     /// each page probed `history_events_unowned` once per purchase of the player and sorted
     /// every event it found, and its newest-first reads sorted all of the player's own events
