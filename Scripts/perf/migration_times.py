@@ -102,6 +102,7 @@ UNDO = {
                      "DROP FUNCTION storekeeper_move_player_purchase()", "DROP TABLE player_entry_totals",
                      "DROP TABLE player_purchase_groups"],
     },
+    25: {"sqlite": [], "postgres": ["DROP INDEX history_events_refunds_by_time"]},
 }
 
 

@@ -19,7 +19,7 @@ extension FilledLedgerPlanTests {
     /// to run by hand on the schema before migration 21 (its index dropped in a transaction
     /// rolled back): its reversals counted among all of each listed player's events.
     static func refundSignalsWithValues() throws -> String {
-        try withValues(LedgerSQL.refundSignals(minimumRefunds: 2, limit: 200))
+        try withValues(LedgerSQL.refundSignals(minimumRefunds: 2, limit: 200), .sqlite)
     }
 
     /// Lists `player` among the refund signals (a negative balance of an item of its own,

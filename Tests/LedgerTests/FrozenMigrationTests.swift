@@ -34,6 +34,7 @@ struct FrozenMigrationTests {
         22: 0xe8f3_2bdb_8c5d_c63d,
         23: 0xe546_6aaa_f459_a958,
         24: 0xa0b7_eea7_a918_9010,
+        25: 0x5eb4_1b17_4378_fe38,
     ]
 
     @Test("every shipped migration's statements are the text that shipped")

@@ -14,7 +14,7 @@ extension LedgerBehaviourTests {
         try await first.migrate()
         try await first.migrate()
         #expect(
-            try await first.appliedMigrations() == Array(1...24))
+            try await first.appliedMigrations() == Array(1...25))
         let delivery = Fixture.delivery()
         let purchase = try await first.deliver(delivery).purchase
         try await first.setCheckpoint("c", value: "v")
@@ -23,7 +23,7 @@ extension LedgerBehaviourTests {
         let reopened = try database.open()
         try await reopened.migrate()
         #expect(
-            try await reopened.appliedMigrations() == Array(1...24))
+            try await reopened.appliedMigrations() == Array(1...25))
         #expect(try await reopened.wallet(playerId: "player-1") == ["coins": 100])
         #expect(try await reopened.purchase(store: .appStore, transactionId: delivery.transactionId) == purchase)
         #expect(try await reopened.deliver(delivery) == .alreadyDelivered(purchase))
@@ -43,7 +43,7 @@ extension LedgerBehaviourTests {
             try await group.waitForAll()
         }
         #expect(
-            try await stores[0].appliedMigrations() == Array(1...24))
+            try await stores[0].appliedMigrations() == Array(1...25))
         _ = try await stores[1].deliver(Fixture.delivery())
         #expect(try await stores[2].wallet(playerId: "player-1") == ["coins": 100])
         for store in stores { try await store.close() }

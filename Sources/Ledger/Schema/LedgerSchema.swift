@@ -38,6 +38,7 @@
 ///   ``playerPageIndexes``.
 /// - `player_entry_totals` and `player_purchase_groups`, a player's sums kept (version 24): see
 ///   ``playerTotals``.
+/// - The refund and reversal events by time (version 25): see ``refundEventsIndex``.
 enum LedgerSchema {
     /// Every migration, in version order.
     static let migrations: [LedgerMigration] = [
@@ -45,7 +46,7 @@ enum LedgerSchema {
         subscriptionRechecks, orderDelivery, eventLookup, spends, refundNotices, storeIdentity, historyIndexes,
         knownPlayers, unownedEvents, playSettlementIndex, owedTransactions,
         deliveryDays, refundCounts, revenueDays, reversalIndex, playerUnownedEvents, playerPageIndexes,
-        playerTotals,
+        playerTotals, refundEventsIndex,
     ]
 
     /// The key of the PostgreSQL advisory lock that serializes migrations across

@@ -410,19 +410,22 @@ extension LedgerSQL {
         )
     }
 
+    /// The events the overview counts as refunds and their reversals.
+    static let refundEventTypes: [HistoryEventType] = [.refunded, .refundReversed]
+
     /// The `refunded` and `refund_reversed` events at or after `since` (type and time),
-    /// oldest first, at most `limit`.
+    /// oldest first, at most `limit`: on PostgreSQL the first entries of
+    /// `history_events_refunds_by_time` from `since` on (``LedgerSchema/refundEventsIndex``),
+    /// the types literals for its condition.
     static func refundEvents(since: Date, limit: Int) -> LedgerStatement {
         LedgerStatement(
             """
-            SELECT type, created_at FROM history_events WHERE type IN (?, ?) AND created_at >= ?
+            SELECT type, created_at FROM history_events WHERE \(typeCondition("type", refundEventTypes))
+              AND created_at >= ?
             ORDER BY created_at, id
             LIMIT ?
             """,
-            [
-                .text(HistoryEventType.refunded.rawValue), .text(HistoryEventType.refundReversed.rawValue),
-                .timestamp(since), .integer(Int64(limit)),
-            ]
+            [.timestamp(since), .integer(Int64(limit))]
         )
     }
 
