@@ -81,7 +81,7 @@ extension FilledLedgerPlanTests {
         """
 
     @Test(
-        "the reads that partial indexes serve read none of the player's other events and entries, nor later refunds",
+        "the player page's reads that migration 23's partial indexes serve read none of the player's other events and entries",
         arguments: partiallyIndexedReads)
     func partiallyIndexedReadsReadTheirRowsOnly(read: PartiallyIndexedRead) async throws {
         let ledger = try await FilledSQLiteLedger.make()
