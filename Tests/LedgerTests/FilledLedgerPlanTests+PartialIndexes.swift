@@ -126,7 +126,7 @@ extension FilledLedgerPlanTests {
 
     /// The steps SQLite counted for `sql`, run once; without `index` when given (dropped in
     /// a transaction rolled back, and no longer named by the statement).
-    private static func steps(of sql: String, on ledger: FilledSQLiteLedger, withoutIndex index: String?)
+    static func steps(of sql: String, on ledger: FilledSQLiteLedger, withoutIndex index: String?)
         async throws -> Int32
     {
         let run = index.map { sql.replacingOccurrences(of: " INDEXED BY \($0)", with: "") } ?? sql

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LedgerTestSupport
 import Testing
 
@@ -59,18 +58,8 @@ extension FilledLedgerPlanTests {
     /// before migration 21 when `withoutIndex` (its index dropped in a transaction rolled
     /// back).
     private static func steps(on ledger: FilledSQLiteLedger, withoutIndex: Bool) async throws -> Int32 {
-        let sql = try refundSignalsWithValues()
-        let recorded = try await ledger.recording {
-            try await ledger.pool.writeWithoutTransaction { db in
-                try db.inTransaction {
-                    if withoutIndex { try db.execute(sql: "DROP INDEX \(LedgerSchema.reversalsByPlayer.name)") }
-                    _ = try Row.fetchAll(db, sql: sql)
-                    return .rollback
-                }
-            }
-        }
-        let signals = recorded.filter { $0.sql.contains("WITH signalled") }
-        try #require(signals.count == 1, "\(describe(recorded))")
-        return signals[0].steps
+        try await steps(
+            of: try refundSignalsWithValues(), on: ledger,
+            withoutIndex: withoutIndex ? LedgerSchema.reversalsByPlayer.name : nil)
     }
 }
