@@ -1,6 +1,7 @@
 import AppStoreModel
 import AppStoreSigning
 import AppStoreVerification
+import AsyncHTTPClient
 import Foundation
 import PlayEmulator
 
@@ -43,13 +44,19 @@ public actor AppStoreEmulator {
     /// Starts an emulator on `configuration.dataDirectory`, creating its CA and state
     /// on first use, and resumes delivering notifications that were not delivered.
     ///
+    /// Notifications go through `transport` when one is given; otherwise, like Google Play's
+    /// pushes, they are posted with `httpClient` (borrowed, never shut down here).
+    ///
     /// - Throws: ``EmulatorError`` `invalid_configuration` when the configuration's
     ///   `timeScale` is not finite or is negative, its `subscriptionTimeScale` is not
     ///   finite, positive and at most 1, or its catalog holds a product it cannot sell (an
     ///   empty product id, a negative price, a group level outside 1…1000, or a
     ///   `subscriptionPeriodSeconds` or `gracePeriodSeconds` that is not positive or longer
     ///   than 10 years); the error of reading or creating the data directory's files.
-    public init(configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil) async throws {
+    public init(
+        configuration: EmulatorConfiguration, transport: (any NotificationTransport)? = nil,
+        httpClient: HTTPClient = .shared
+    ) async throws {
         guard configuration.timeScale.isFinite, configuration.timeScale >= 0 else {
             throw EmulatorError(
                 "invalid_configuration", "timeScale must be finite and not negative, not \(configuration.timeScale)")
@@ -102,11 +109,13 @@ public actor AppStoreEmulator {
         }
         self.state = state
 
-        playPushes = PlayPushDispatch(for: play, timeScale: configuration.timeScale)
+        playPushes = PlayPushDispatch(for: play, timeScale: configuration.timeScale, client: httpClient)
         let recorder = AttemptRecorder()
         self.dispatcher = NotificationDispatcher(
             url: configuration.notificationURL,
-            transport: transport,
+            transport: transport
+                ?? HTTPNotificationTransport(
+                    client: httpClient, timeout: HTTPNotificationTransport.timeout(forTimeScale: configuration.timeScale)),
             timeScale: configuration.timeScale,
             faults: NotificationFaults(),
             onAttempt: { attempt in await recorder.forward(attempt) },

@@ -42,6 +42,11 @@ public final class DevStack: Sendable {
     /// port may never be answered. It keeps an idle connection for the server's
     /// ``LoadSettings/clientIdleTimeout`` (the emulator is served on the server's port).
     private let appleClient: HTTPClient
+    /// The emulator's connections to the server's notification intakes (Apple's and Google
+    /// Play's): ``AppStoreEmulator/HTTPNotificationTransport/recommendedConfiguration``, and
+    /// an idle connection kept for the server's ``LoadSettings/clientIdleTimeout``, so a
+    /// notification never goes out on a connection the server is closing.
+    private let notificationClient: HTTPClient
 
     /// Starts the emulator and the server.
     public init(_ settings: DevStackConfiguration) async throws {
@@ -51,10 +56,21 @@ public final class DevStack: Sendable {
             configuration: HTTPClient.Configuration(
                 timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000))),
                 connectionPool: .init(idleTimeout: settings.server.load.clientIdleTimeout)))
-        emulator = try await AppStoreEmulator(
-            configuration: EmulatorConfiguration(
-                dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,
-                subscriptionTimeScale: try settings.resolvedSubscriptionTimeScale(), playClock: settings.playClock))
+        var notificationConfiguration = HTTPNotificationTransport.recommendedConfiguration
+        notificationConfiguration.connectionPool.idleTimeout = settings.server.load.clientIdleTimeout
+        notificationClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: notificationConfiguration)
+        do {
+            emulator = try await AppStoreEmulator(
+                configuration: EmulatorConfiguration(
+                    dataDirectory: settings.emulatorDirectory, timeScale: settings.notificationTimeScale,
+                    subscriptionTimeScale: try settings.resolvedSubscriptionTimeScale(), playClock: settings.playClock),
+                httpClient: notificationClient)
+        } catch {
+            // A client dropped while running fails a debug build's precondition.
+            try? await appleClient.shutdown()
+            try? await notificationClient.shutdown()
+            throw error
+        }
         configuration = Self.wire(settings.server, to: emulator)
         await state.setPort(settings.port, instance: 0)
         do {
@@ -108,6 +124,7 @@ public final class DevStack: Sendable {
         for instance in (0..<instanceCount).reversed() { try? await stopServer(instance: instance) }
         await emulator.shutdown()
         try? await appleClient.shutdown()
+        try? await notificationClient.shutdown()
     }
 
     /// Waits until the server stops (by a signal, with ``DevStackConfiguration/handlesSignals``).

@@ -25,12 +25,13 @@ struct ConsoleRenderer: Sendable {
     /// The strings by language.
     let strings: [ConsoleLanguage: [String: String]]
 
-    /// Parses every template.
+    /// Parses every template, each escaping as `ConsoleHTMLEscaping` does.
     init(resources: ConsoleResources) throws {
+        ConsoleHTMLEscaping.register()
         var library = MustacheLibrary()
         for (name, text) in resources.templates {
             do {
-                try library.register(text, named: name)
+                try library.register(ConsoleHTMLEscaping.pragmaLine + text, named: name)
             } catch {
                 throw ConsoleResources.LoadError(description: "templates/\(name).mustache: \(error)")
             }

@@ -65,6 +65,20 @@ struct ServeCommandTests {
         #expect(try await CommandLineRunner.run(["token", "--player", "jos\u{E9}"]).status == 0)
     }
 
+    @Test func devServerWithABadSubscriptionTimeScaleExitsWithItsErrorNotACrash() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The dev stack has made its HTTP clients before the emulator refuses the value; a
+        // client dropped unshut fails a debug build's precondition (a crash, status 132+).
+        for scale in ["abc", "2"] {
+            let output = try await CommandLineRunner.run(
+                ChildServer.devServerArguments(port: LoopbackPort.unused(), dataFolder: directory),
+                environment: ["STOREKEEPER_SUBSCRIPTION_TIME_SCALE": scale])
+            #expect(output.status == 1 || output.status == 2, "\(scale): \(output.status) \(output.stderr)")
+            #expect(output.stderr.lowercased().contains("subscription"), "\(scale): \(output.stderr)")
+        }
+    }
+
     @Test func serveWithoutSecretsRefusesToStart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
         let output = try await CommandLineRunner.run(["serve", "--database", "sqlite:\(directory.path)/ledger.sqlite"])

@@ -61,6 +61,33 @@ struct ConsoleCoreTests {
         #expect(!html.contains("style="))
     }
 
+    @Test("every shown value is escaped byte by byte, a quote with a combining mark too; plain text is untouched")
+    func escaping() throws {
+        let escaping = ConsoleHTMLEscaping()
+        #expect(escaping.escapeText(#"<a href="x">Tom & 'Jerry'</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
+        // One character each for swift-mustache's own escaping, which left them whole.
+        #expect(escaping.escapeText("\"\u{301} onclick=x") == "&quot;\u{301} onclick=x")
+        #expect(escaping.escapeText("<\u{338}'\u{20DD}") == "&lt;\u{338}&#39;\u{20DD}")
+        #expect(escaping.escapeText("玩家 é ✓ plain") == "玩家 é ✓ plain")
+        #expect(escaping.escapeText("") == "")
+
+        // Through a real page: the layout and the page's template both escape this way, and
+        // a template's first standalone line stays standalone (no blank line is added).
+        let renderer = try ConsoleRenderer(resources: try ConsoleResources.bundled())
+        let session = StaffSession(
+            tokenDigest: "d", staffName: "a", role: .agent, csrfToken: "tok", createdAt: Date(), lastSeenAt: Date(),
+            expiresAt: Date(), address: "x")
+        var page = ConsolePage(template: "error", titleKey: "title_error", values: ["searchQuery": "\"\u{301}><b>"])
+        page.titleDetail = "'\u{301}<i>"
+        let html = renderer.render(
+            page,
+            chrome: ConsoleChrome(language: .english, session: session, csrf: "tok", location: "/console/", notice: nil))
+        #expect(html.contains("value=\"&quot;\u{301}&gt;&lt;b&gt;\""))
+        #expect(html.contains("&#39;\u{301}&lt;i&gt;"))
+        #expect(!html.contains("<b>") && !html.contains("<i>"))
+        #expect(html.hasPrefix("<!doctype html>\n<html"))
+    }
+
     // MARK: Formats and parsing
 
     @Test("dates in UTC, amounts with their sign")

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import PlayEmulator
 
@@ -12,13 +13,13 @@ struct PlayPushDispatch: PlayPushSink {
 
     let dispatcher: NotificationDispatcher
 
-    /// A dispatch for `play`'s pushes, every wait multiplied by `timeScale`; it tells `play`
-    /// when a push's delivery ends.
-    init(for play: PlayEmulator, timeScale: Double) {
+    /// A dispatch for `play`'s pushes, posted with `client`, every wait multiplied by
+    /// `timeScale`; it tells `play` when a push's delivery ends.
+    init(for play: PlayEmulator, timeScale: Double, client: HTTPClient) {
         dispatcher = NotificationDispatcher(
             url: nil,
             transport: HTTPNotificationTransport(
-                timeout: HTTPNotificationTransport.timeout(forTimeScale: timeScale),
+                client: client, timeout: HTTPNotificationTransport.timeout(forTimeScale: timeScale),
                 headers: { url in play.pushHeaders(for: url) }),
             timeScale: timeScale, schedule: .pubSubPush, acknowledgingStatusCodes: Self.acknowledgingStatusCodes,
             onAttempt: { attempt in
