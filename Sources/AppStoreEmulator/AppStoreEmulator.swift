@@ -115,7 +115,8 @@ public actor AppStoreEmulator {
             url: configuration.notificationURL,
             transport: transport
                 ?? HTTPNotificationTransport(
-                    client: httpClient, timeout: HTTPNotificationTransport.timeout(forTimeScale: configuration.timeScale)),
+                    client: httpClient,
+                    timeout: HTTPNotificationTransport.timeout(forTimeScale: configuration.timeScale)),
             timeScale: configuration.timeScale,
             faults: NotificationFaults(),
             onAttempt: { attempt in await recorder.forward(attempt) },

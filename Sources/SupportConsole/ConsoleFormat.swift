@@ -1,23 +1,26 @@
+import AppStoreModel
 import Foundation
 
 /// How the console writes dates and amounts, the same in every language (templates never
 /// format).
 enum ConsoleFormat {
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
-    /// `2026-11-24 04:13:38 UTC`.
+    /// `2026-11-24 04:13:38 UTC`: the whole seconds of `date`, on the proleptic Gregorian
+    /// calendar (Foundation's `Calendar` agrees from 1582 on), by arithmetic rather than
+    /// `Calendar.dateComponents` (a player page formats hundreds of dates). `language` is
+    /// accepted for symmetry with the other formats; every language writes dates this way.
     static func date(_ date: Date, language: ConsoleLanguage = .english) -> String {
-        let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
+        // A ledger's dates are milliseconds of an Int64; anything beyond ±10^14 s (three
+        // million years) is shown at that bound, and NaN as 1970, rather than trapping.
+        let bound = 1e14
+        let raw = date.timeIntervalSince1970
+        let seconds = raw.isNaN ? 0 : Int(min(max(raw.rounded(.down), -bound), bound))
+        let secondOfDay = (seconds % 86_400 + 86_400) % 86_400
+        let (year, month, day) = ProlepticGregorian.civil(daysSince1970: (seconds - secondOfDay) / 86_400)
+        func two(_ value: Int) -> String {
+            value < 10 ? "0\(value)" : "\(value)"
         }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) "
-            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) UTC"
+        return "\(year)-\(two(month))-\(two(day)) "
+            + "\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
     }
 
     /// `2026-11-24` (a UTC day).

@@ -3,24 +3,37 @@ import Hummingbird
 
 /// Console paths and query values.
 enum ConsoleURL {
-    /// The characters left as they are in a query value.
-    private static let queryValueCharacters: CharacterSet = {
-        var characters = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        characters.insert(charactersIn: "-._~/")
-        return characters
-    }()
-
     /// `text` percent-encoded for a query value (or a path segment: `/` aside, nothing is left raw).
     static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? ""
+        percentEncoded(text, keepingSlash: true)
     }
 
     /// `text` percent-encoded as one path segment (`/` encoded too).
     static func pathSegment(_ text: String) -> String {
-        var characters = queryValueCharacters
-        characters.remove("/")
-        return text.addingPercentEncoding(withAllowedCharacters: characters) ?? ""
+        percentEncoded(text, keepingSlash: false)
+    }
+
+    /// Every UTF-8 byte of `text` as `%XX` (upper-case hex) but the ASCII letters and digits,
+    /// `-._~`, and `/` when `keepingSlash`: what Foundation's `addingPercentEncoding` gives
+    /// for that set, without its `NSString` round trip (a player page encodes hundreds of
+    /// links).
+    private static func percentEncoded(_ text: String, keepingSlash: Bool) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                encoded.append(byte)
+            case UInt8(ascii: "/") where keepingSlash:
+                encoded.append(byte)
+            default:
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// The request's path and query, as sent.

@@ -64,7 +64,9 @@ struct ConsoleCoreTests {
     @Test("every shown value is escaped byte by byte, a quote with a combining mark too; plain text is untouched")
     func escaping() throws {
         let escaping = ConsoleHTMLEscaping()
-        #expect(escaping.escapeText(#"<a href="x">Tom & 'Jerry'</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
+        #expect(
+            escaping.escapeText(#"<a href="x">Tom & 'Jerry'</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
         // One character each for swift-mustache's own escaping, which left them whole.
         #expect(escaping.escapeText("\"\u{301} onclick=x") == "&quot;\u{301} onclick=x")
         #expect(escaping.escapeText("<\u{338}'\u{20DD}") == "&lt;\u{338}&#39;\u{20DD}")
@@ -81,7 +83,8 @@ struct ConsoleCoreTests {
         page.titleDetail = "'\u{301}<i>"
         let html = renderer.render(
             page,
-            chrome: ConsoleChrome(language: .english, session: session, csrf: "tok", location: "/console/", notice: nil))
+            chrome: ConsoleChrome(language: .english, session: session, csrf: "tok", location: "/console/", notice: nil)
+        )
         #expect(html.contains("value=\"&quot;\u{301}&gt;&lt;b&gt;\""))
         #expect(html.contains("&#39;\u{301}&lt;i&gt;"))
         #expect(!html.contains("<b>") && !html.contains("<i>"))
@@ -100,6 +103,57 @@ struct ConsoleCoreTests {
         #expect(ConsoleFormat.amount(0) == "0")
         #expect(ConsoleFormat.amount(Int64.min) == "\u{2212}9,223,372,036,854,775,808")
         #expect(ConsoleFormat.count(1_234_567) == "1,234,567")
+    }
+
+    @Test("dates: the same text as Foundation's Gregorian calendar in UTC, fractions and negatives included")
+    func datesAgreeWithCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var samples: [TimeInterval] = [0, -0.5, -1, 86_399.999, 86_400, 951_782_400, 4_107_542_399, -2_208_988_800.25]
+        var generator = SystemRandomNumberGenerator()
+        // 1582 to 2400: Foundation's calendar is Julian before 1582, the console's proleptic.
+        samples += (0..<2_000).map { _ in Double.random(in: -12_219_292_800...13_569_465_600, using: &generator) }
+        for sample in samples {
+            let date = Date(timeIntervalSince1970: sample)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let expected = String(
+                format: "%d-%02d-%02d %02d:%02d:%02d UTC", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!)
+            #expect(ConsoleFormat.date(date) == expected, "\(sample)")
+        }
+        #expect(ConsoleFormat.date(Date(timeIntervalSince1970: .nan)) == "1970-01-01 00:00:00 UTC")
+        #expect(ConsoleFormat.date(.distantFuture) == "4001-01-01 00:00:00 UTC")
+        #expect(ConsoleFormat.date(Date(timeIntervalSince1970: .infinity)).hasSuffix(" UTC"))
+    }
+
+    @Test("links: ids percent-encoded byte by byte exactly as Foundation's addingPercentEncoding does")
+    func linkEncoding() {
+        var query = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        query.insert(charactersIn: "-._~/")
+        var segment = query
+        segment.remove("/")
+        var samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        samples += [
+            "player-0", "a/b?c=d&e", "jos\u{E9}", "e\u{301}", "玩家 1", "🎮+%", "", "100%/..", "\u{7F}\u{80}\u{FFFF}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let scalars = (0..<Int.random(in: 1...12, using: &generator)).compactMap { _ in
+                UnicodeScalar(UInt32.random(in: 0...0x1_0FFF, using: &generator))
+            }
+            samples.append(String(String.UnicodeScalarView(scalars)))
+        }
+        for sample in samples {
+            #expect(
+                ConsoleURL.queryValue(sample) == sample.addingPercentEncoding(withAllowedCharacters: query),
+                "\(sample.unicodeScalars.map(\.value))")
+            #expect(
+                ConsoleURL.pathSegment(sample) == sample.addingPercentEncoding(withAllowedCharacters: segment),
+                "\(sample.unicodeScalars.map(\.value))")
+        }
+        #expect(ConsoleLinks.player("a/b c") == "/console/players/a%2Fb%20c")
+        #expect(ConsoleURL.queryValue("/console/x?y=1") == "/console/x%3Fy%3D1")
     }
 
     @Test("forms: percent escapes and + decoded, the first of repeated keys wins, undecodable pairs dropped")
