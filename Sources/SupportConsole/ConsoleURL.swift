@@ -18,7 +18,6 @@ enum ConsoleURL {
     /// for that set, without its `NSString` round trip (a player page encodes hundreds of
     /// links).
     private static func percentEncoded(_ text: String, keepingSlash: Bool) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -30,11 +29,15 @@ enum ConsoleURL {
             case UInt8(ascii: "/") where keepingSlash:
                 encoded.append(byte)
             default:
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: encoded, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The request's path and query, as sent.
     static func location(of request: Request) -> String {
