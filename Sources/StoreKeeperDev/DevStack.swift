@@ -43,9 +43,11 @@ public final class DevStack: Sendable {
     /// ``LoadSettings/clientIdleTimeout`` (the emulator is served on the server's port).
     private let appleClient: HTTPClient
     /// The emulator's connections to the server's notification intakes (Apple's and Google
-    /// Play's): ``AppStoreEmulator/HTTPNotificationTransport/recommendedConfiguration``, and
-    /// an idle connection kept for the server's ``LoadSettings/clientIdleTimeout``, so a
-    /// notification never goes out on a connection the server is closing.
+    /// Play's): `HTTPClient.shared`'s configuration (it keeps trying to connect until an
+    /// attempt's deadline, so a notification sent while an instance restarts waits for it),
+    /// except that an idle connection is kept only for the server's
+    /// ``LoadSettings/clientIdleTimeout`` (`shared` keeps one 600 s), so a notification never
+    /// goes out on a connection the server is closing.
     private let notificationClient: HTTPClient
 
     /// Starts the emulator and the server.
@@ -56,7 +58,7 @@ public final class DevStack: Sendable {
             configuration: HTTPClient.Configuration(
                 timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000))),
                 connectionPool: .init(idleTimeout: settings.server.load.clientIdleTimeout)))
-        var notificationConfiguration = HTTPNotificationTransport.recommendedConfiguration
+        var notificationConfiguration = HTTPClient.Configuration.singletonConfiguration
         notificationConfiguration.connectionPool.idleTimeout = settings.server.load.clientIdleTimeout
         notificationClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: notificationConfiguration)
         do {
