@@ -6,8 +6,8 @@ import Foundation
 enum ConsoleFormat {
     /// `2026-11-24 04:13:38 UTC`: the whole seconds of `date`, on the proleptic Gregorian
     /// calendar (Foundation's `Calendar` agrees from 1582 on), by arithmetic rather than
-    /// `Calendar.dateComponents` (a player page formats hundreds of dates). `language` is
-    /// accepted for symmetry with the other formats; every language writes dates this way.
+    /// `Calendar.dateComponents` (a player page formats hundreds of dates). Every language
+    /// writes dates this way; `language` is not read.
     static func date(_ date: Date, language: ConsoleLanguage = .english) -> String {
         // A ledger's dates are milliseconds of an Int64; anything beyond ±10^14 s (three
         // million years) is shown at that bound, and NaN as 1970, rather than trapping.
