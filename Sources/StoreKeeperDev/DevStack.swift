@@ -24,8 +24,9 @@ import SupportConsole
 ///
 /// The server reaches "Apple" (verifyReceipt, the Server API) at `http://apple.dev/…` and
 /// "Google" (the token endpoint, the Play Developer API, the push keys) at
-/// `http://play.dev/…`, which the stack's transport sends to the emulator on the same port;
-/// the emulator posts notifications (Apple's, and Google Play's Pub/Sub pushes) to the
+/// `http://play.dev/…`, which the stack's transport sends to the emulator on a loopback port
+/// of its own (``emulatorURL``) that stays up while server instances restart, as Apple and
+/// Google do; the emulator posts notifications (Apple's, and Google Play's Pub/Sub pushes) to the
 /// server's intake. The server trusts the emulator's roots besides
 /// Apple's: never build one outside development and tests.
 public final class DevStack: Sendable {
@@ -35,12 +36,14 @@ public final class DevStack: Sendable {
     public let configuration: ServerConfiguration
     private let settings: DevStackConfiguration
     private let state = DevStackState()
-    /// The server's connections to "Apple": a connect timeout of 5 s (a closed port on
-    /// 127.0.0.1 is refused at once; a loaded machine may take over a second to complete a
-    /// connect, which a 1 s timeout read as Apple unavailable); and a read timeout of
-    /// ``DevStackConfiguration/appleTimeoutSeconds``, since a pooled connection to the closing
-    /// port may never be answered. It keeps an idle connection for the server's
-    /// ``LoadSettings/clientIdleTimeout`` (the emulator is served on the server's port).
+    /// The emulator on a port of its own, which the server's calls to "Apple" and "Google
+    /// Play" reach and which stays up while server instances restart.
+    private let emulatorListener: EmulatorListener
+    /// The server's connections to "Apple" (``emulatorListener``): a connect timeout of 5 s
+    /// (a loaded machine may take over a second to complete a connect, which a 1 s timeout
+    /// read as Apple unavailable) and a read timeout of
+    /// ``DevStackConfiguration/appleTimeoutSeconds``. It keeps an idle connection for the
+    /// server's ``LoadSettings/clientIdleTimeout``.
     private let appleClient: HTTPClient
     /// The emulator's connections to the server's notification intakes (Apple's and Google
     /// Play's): `HTTPClient.shared`'s configuration (it keeps trying to connect until an
@@ -61,6 +64,7 @@ public final class DevStack: Sendable {
         var notificationConfiguration = HTTPClient.Configuration.singletonConfiguration
         notificationConfiguration.connectionPool.idleTimeout = settings.server.load.clientIdleTimeout
         notificationClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: notificationConfiguration)
+        let emulator: AppStoreEmulator
         do {
             emulator = try await AppStoreEmulator(
                 configuration: EmulatorConfiguration(
@@ -73,6 +77,16 @@ public final class DevStack: Sendable {
             try? await notificationClient.shutdown()
             throw error
         }
+        do {
+            emulatorListener = try await EmulatorListener(
+                emulator: emulator, extraRoutes: settings.extraRoutes, logger: settings.logger)
+        } catch {
+            await emulator.shutdown()
+            try? await appleClient.shutdown()
+            try? await notificationClient.shutdown()
+            throw error
+        }
+        self.emulator = emulator
         configuration = Self.wire(settings.server, to: emulator)
         await state.setPort(settings.port, instance: 0)
         do {
@@ -95,6 +109,11 @@ public final class DevStack: Sendable {
     public var store: any LedgerStore {
         get async throws { try await state.current(instance: 0).store }
     }
+
+    /// Where the emulator alone answers, on a port of its own that stays up while server
+    /// instances restart (as Apple and Google do while a game's backend is down): the App
+    /// Store and Google Play that simulated phones talk to.
+    public var emulatorURL: URL { emulatorListener.url }
 
     /// Where the server and the emulator answer (instance 0).
     public var baseURL: URL {
@@ -124,6 +143,7 @@ public final class DevStack: Sendable {
     /// Stops every server instance and the emulator.
     public func stop() async {
         for instance in (0..<instanceCount).reversed() { try? await stopServer(instance: instance) }
+        await emulatorListener.stop()
         await emulator.shutdown()
         try? await appleClient.shutdown()
         try? await notificationClient.shutdown()
@@ -194,6 +214,7 @@ public final class DevStack: Sendable {
         let state = state
         let apple = AsyncHTTPClientTransport(client: appleClient, timeout: settings.appleTimeoutSeconds)
         let interceptor = settings.interceptor
+        let emulatorPort = emulatorListener.url.port
         let transport = ClosureHTTPTransport { request in
             if let interceptor, let answer = try await interceptor(request) { return answer }
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
@@ -201,7 +222,7 @@ public final class DevStack: Sendable {
             if let host = components?.host, host == "apple.dev" || host == Self.playBase.host {
                 components?.scheme = "http"
                 components?.host = "127.0.0.1"
-                components?.port = await state.port(instance: 0)
+                components?.port = emulatorPort
                 if host == Self.playBase.host { redirected.headers["Host"] = host }
             }
             redirected.url = components?.url ?? request.url

@@ -27,7 +27,8 @@ public struct DevStackConfiguration: Sendable {
     /// Apple endpoints and key); secrets default to `dev-player-secret` and `dev-admin-key`
     /// when nil. ``development`` by default.
     public var server: ServerConfiguration
-    /// Extra routes on the same port (a test's stand-in webhook, say).
+    /// Extra routes on instance 0's port and on the emulator's (a test's stand-in webhook,
+    /// which the server reaches at `http://apple.dev/…`, say).
     public var extraRoutes: @Sendable (Router<StoreKeeperRequestContext>) -> Void
     /// Whether the server's background jobs (reconciler, webhook outbox) run on their
     /// schedules; tests that drive them by hand turn them off.
@@ -35,8 +36,8 @@ public struct DevStackConfiguration: Sendable {
     /// Whether SIGTERM and SIGINT stop the stack gracefully (the CLI), or only ``DevStack/stop()`` does.
     public var handlesSignals: Bool
     /// How long the server waits for an answer from "Apple" (the emulator) before it
-    /// answers `apple_unavailable`: short, so a restart is not held by a call to the stack's
-    /// own closing port; tests on a saturated machine give it longer.
+    /// answers `apple_unavailable`: short, as a game's server would set it; tests on a
+    /// saturated machine give it longer.
     public var appleTimeoutSeconds: TimeInterval
     /// Sees every request the server sends to "Apple" or "Google" (the emulator) first: it
     /// answers one itself (a test's fault) or returns `nil` to let it through.

@@ -2,6 +2,7 @@ import AppStoreEmulator
 import Foundation
 import Ledger
 import LedgerTestSupport
+import PlayModel
 import Testing
 
 /// The server torn down and rebuilt on the same database in the middle of a run: nothing
@@ -68,6 +69,39 @@ struct RestartTests {
         #expect(Set(entries.compactMap(\.transactionId)).count == transactions.count)
     }
 
+    @Test("a call the server makes to Google while it shuts down is answered: the stores stay up while it restarts")
+    func storeCallDuringRestart() async throws {
+        let lookup = CallGate()
+        let fixture = try await ServerFixture(
+            .sqlite, notifications: false, playKeys: true, subscriptionTimeScale: 1,
+            interceptor: { request in
+                // Google's purchase lookup (not the consume after it) waits for the test.
+                let path = request.url.path
+                if path.contains("/purchases/products/"), !path.hasSuffix(":consume") { await lookup.arriveAndWait() }
+                return nil
+            })
+        defer { Task { await fixture.shutdown() } }
+        let order = try await fixture.order("alice")
+        let bought = try fixture.buyOnPlay(account: order.appAccountToken)
+        let report = Task { try await fixture.reportPlay("alice", bought, orderId: order.orderId) }
+        await lookup.waitForArrival()
+
+        // The server shuts down while its report handler is about to call Google; the call
+        // goes out once the server's port refuses connections, that is mid-shutdown.
+        let port = try #require(await fixture.stack.baseURL.port)
+        let restart = Task { try await fixture.restart() }
+        try await fixture.eventually("the server's port to close") {
+            (try? await RawConnection.open(port: port)) == nil
+        }
+        await lookup.open()
+
+        let answer = try await report.value
+        #expect(try answer.decode(PurchaseReply.self).status == "delivered", "\(answer)")
+        try await restart.value
+        #expect(try fixture.googleSays(bought).consumptionState == ConsumptionState.consumed)
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
     /// Retries `body` for up to 60 s, as a client does while the server restarts (a loaded
     /// machine may take long to bring it back).
     private static func retrying<T>(_ body: () async throws -> T) async throws -> T {
@@ -80,6 +114,33 @@ struct RestartTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
+    }
+}
+
+/// Holds a call until the test opens it, and tells the test when the call arrived.
+private actor CallGate {
+    private var arrived = false
+    private var isOpen = false
+    private var arrivalWaiters: [CheckedContinuation<Void, Never>] = []
+    private var held: [CheckedContinuation<Void, Never>] = []
+
+    func arriveAndWait() async {
+        arrived = true
+        for waiter in arrivalWaiters { waiter.resume() }
+        arrivalWaiters = []
+        guard !isOpen else { return }
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    func waitForArrival() async {
+        guard !arrived else { return }
+        await withCheckedContinuation { arrivalWaiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for call in held { call.resume() }
+        held = []
     }
 }
 

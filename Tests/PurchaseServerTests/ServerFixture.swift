@@ -15,7 +15,7 @@ import StoreKeeperDev
 
 /// A ``DevStack`` (purchase server and emulator on one loopback port) on a fresh database
 /// of one kind, with the HTTP helpers the tests use. The server reaches its webhook at
-/// `http://apple.dev/test/webhook`, served by ``webhook`` on the same port.
+/// `http://apple.dev/test/webhook`, served by ``webhook`` beside the emulator.
 final class ServerFixture: Sendable {
     static let playerSecret = "test-player-secret"
     static let adminKey = "test-admin-key-0001"

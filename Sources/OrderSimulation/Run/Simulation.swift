@@ -96,24 +96,19 @@ public struct Simulation: Sendable {
     ) async throws -> SimulationReport {
         let phones = PhoneConnections()
         let http = DeviceHTTPTransport.makeClient(connections: 8)
-        let appStore =
-            configuration.phoneStore == .storeKit || configuration.androidPlayers > 0
-            ? try await AppStoreListener(emulator: stack.emulator) : nil
         do {
             let report = try await run(
                 on: stack, acknowledgementFaults: acknowledgementFaults, playClock: playClock, phones: phones,
                 http: http,
-                appStore: configuration.phoneStore == .storeKit ? appStore?.url : nil,
-                playStore: configuration.androidPlayers > 0 ? appStore?.url : nil, directory: directory,
+                appStore: configuration.phoneStore == .storeKit ? stack.emulatorURL : nil,
+                playStore: configuration.androidPlayers > 0 ? stack.emulatorURL : nil, directory: directory,
                 playerSecret: playerSecret, started: started)
             await phones.shutdown()
             try? await http.shutdown()
-            await appStore?.stop()
             return report
         } catch {
             await phones.shutdown()
             try? await http.shutdown()
-            await appStore?.stop()
             throw error
         }
     }

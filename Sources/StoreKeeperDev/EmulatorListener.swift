@@ -1,26 +1,33 @@
 import AppStoreEmulator
 import Foundation
+import HTTPRouting
 import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// The emulator's HTTP routes on a loopback port of their own: the App Store the phones'
-/// StoreKit (``PhoneStore/storeKit``) talks to, and the Google Play the Android phones'
-/// Play store client talks to, which stay up while the purchase server restarts, as Apple
-/// and Google do while a game's backend is down.
-struct AppStoreListener: Sendable {
+/// The emulator's HTTP routes on a loopback port of their own, which stays up while the
+/// purchase server's instances restart, as Apple and Google do while a game's backend is
+/// down: the server's calls to "Apple" and "Google Play" go there, and so do the simulated
+/// phones' StoreKit and Play store clients. A test's extra routes are served there too, so
+/// that a stand-in the server reaches at `http://apple.dev/…` (a webhook) is found.
+///
+/// Were they served on a restarting instance's port, a call the server makes during its own
+/// graceful shutdown could go out on a pooled connection to that closing port, which is
+/// never answered: the shutdown would wait for the call's read timeout.
+struct EmulatorListener: Sendable {
     /// Where the emulator answers.
     let url: URL
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    /// Serves `emulator` on a free loopback port.
-    init(emulator: AppStoreEmulator) async throws {
-        let router = Router()
+    /// Serves `emulator` and `extraRoutes` on a free loopback port.
+    init(
+        emulator: AppStoreEmulator, extraRoutes: @Sendable (Router<StoreKeeperRequestContext>) -> Void, logger: Logger
+    ) async throws {
+        let router = Router(context: StoreKeeperRequestContext.self)
         emulator.addRoutes(to: router)
+        extraRoutes(router)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "storekeeper-simulation-appstore")
-        logger.logLevel = .critical
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
@@ -35,7 +42,7 @@ struct AppStoreListener: Sendable {
         self.group = group
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
-            throw SimulationError("the App Store emulator did not start on 127.0.0.1")
+            throw DevStackError("the emulator did not start on 127.0.0.1")
         }
         url = URL(string: "http://127.0.0.1:\(port)")!
     }
