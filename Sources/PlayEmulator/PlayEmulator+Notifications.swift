@@ -13,7 +13,7 @@ extension PlayEmulator {
         subscription: SubscriptionNotification? = nil, voidedPurchase: VoidedPurchaseNotification? = nil,
         test: TestNotification? = nil
     ) {
-        state.outbox.append(
+        state.publish(
             PlayOutgoingNotification(
                 messageId: PlayIdentifiers.messageId(), publishTime: now(),
                 notification: DeveloperNotification(
@@ -45,7 +45,7 @@ extension PlayEmulator {
     /// Records `record` for `purchases.voidedpurchases.list` and publishes its voided-purchase
     /// notification: every void is told, once, whatever voided it.
     func recordVoid(_ record: PlayVoidedRecord, in state: inout PlayState) {
-        state.voided.append(record)
+        state.recordVoided(record)
         publish(
             &state, eventTime: record.voidedTime,
             voidedPurchase: VoidedPurchaseNotification(
@@ -75,11 +75,7 @@ extension PlayEmulator {
     /// request; an in-process caller of the other methods calls it itself.
     public func sendPendingNotifications() async {
         guard let sink = pushSink.withLock({ $0 }) else { return }
-        let due = state.withLock { state in
-            let due = state.outbox.filter { !state.submitted.contains($0.messageId) }
-            state.submitted.formUnion(due.map(\.messageId))
-            return due
-        }
+        let due = state.withLock { $0.takeDue() }
         for notification in due {
             let body = try? notification.envelope(subscription: Self.pushSubscription)
             let kept =
@@ -97,8 +93,7 @@ extension PlayEmulator {
     public func pushEnded(messageId: String) {
         try? update(storageFailure: PlayEmulatorError.storageUnavailable) {
             (state: inout PlayState) throws(PlayEmulatorError) in
-            state.outbox.removeAll { $0.messageId == messageId }
-            state.submitted.remove(messageId)
+            state.endPush(messageId: messageId)
         }
     }
 

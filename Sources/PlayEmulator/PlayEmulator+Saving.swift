@@ -2,11 +2,11 @@ import Foundation
 
 extension PlayEmulator {
     /// Runs `body` on a copy of the state settled up to ``now`` (``settle(_:)``) and, when
-    /// the purchases or voided records changed, saves the copy (``PlayStateFile``) before
-    /// making it the state, all under the state's lock. A save that fails leaves the state
-    /// as it was and throws `storageFailure(error)`: a change is never reported done that
-    /// a restart would forget. Reads go through here too, since settling can void a
-    /// purchase.
+    /// the saved part changed, appends what changed to the log (``PlayStateFile``) before
+    /// making the copy the state, all under the state's lock. An append that fails leaves
+    /// the state as it was and throws `storageFailure(error)`: a change is never reported
+    /// done that a restart would forget. Reads go through here too, since settling can void
+    /// a purchase.
     func update<Result: Sendable, Failure: Error>(
         storageFailure: (any Error) -> Failure, _ body: (inout PlayState) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -14,13 +14,12 @@ extension PlayEmulator {
             var copy = state
             settle(&copy)
             let result = try body(&copy)
-            if copy.durablyDiffers(from: state) {
-                do {
-                    try stateFile.save(copy)
-                } catch {
-                    throw storageFailure(error)
-                }
+            do {
+                try stateFile.append(copy.unsavedChange(generation: stateFile.generation))
+            } catch {
+                throw storageFailure(error)
             }
+            copy.markSaved()
             state = copy
             return result
         }

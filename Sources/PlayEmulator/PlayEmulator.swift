@@ -19,7 +19,8 @@ import _CryptoExtras
 ///
 /// Its RSA keys (the service account's, the app's license key and the push-signing key)
 /// are made on first use, never at start, and kept in the data directory. Purchases,
-/// subscriptions, voided records and undelivered notifications are saved there too after every change (``PlayStateFile``) and read back at start; access tokens
+/// subscriptions, voided records and undelivered notifications are saved there too, each
+/// change as it is made (``PlayStateFile``), and read back at start; access tokens
 /// live in memory only. Safe from any thread: all state is behind one mutex, and no call holds it
 /// across a suspension.
 public final class PlayEmulator: Sendable {
@@ -59,18 +60,20 @@ public final class PlayEmulator: Sendable {
     /// - Parameters:
     ///   - dataDirectory: where the keys (`play-service-account-key.pem`,
     ///     `play-license-key.pem`, `play-push-signing-key.pem`), the notifications not yet
-    ///     delivered and the purchases and voided records (`play-state.json`,
-    ///     ``PlayStateFile``) are kept; `nil` keeps them in memory. The saved state is
-    ///     read here; the keys are made or read on first use.
+    ///     delivered and the purchases and voided records (`play-state.json` and
+    ///     `play-state.log`, ``PlayStateFile``) are kept; `nil` keeps them in memory. The
+    ///     saved state is read (and its log folded into a new snapshot) here; the keys are
+    ///     made or read on first use.
     ///   - baseURL: the emulator's base URL as clients reach it, for the service account's
     ///     `token_uri`; `nil` builds it from each request's `Host` header.
     ///   - periodScale: multiplies Google's durations (the three-day acknowledgement
     ///     window); finite and positive, else 1.
     ///   - now: the clock; tests pass one they move themselves. Nothing runs on a timer:
     ///     deadlines are settled whenever the state is read or changed.
-    /// - Throws: ``PlayEmulatorError`` 500 `corrupt_state` when `play-state.json` cannot be
-    ///   read or decoded: the emulator does not start rather than overwrite it, as the App
-    ///   Store side refuses a corrupt journal.
+    /// - Throws: ``PlayEmulatorError`` 500 `corrupt_state` when `play-state.json` or a line
+    ///   of `play-state.log` (but a torn last one) cannot be read or decoded: the emulator
+    ///   does not start rather than overwrite it, as the App Store side refuses a corrupt
+    ///   journal; the error of writing the new snapshot.
     public init(
         packageName: String, dataDirectory: URL?, baseURL: URL?, periodScale: Double = 1,
         now: @escaping @Sendable () -> Date = { Date() },
@@ -84,8 +87,9 @@ public final class PlayEmulator: Sendable {
         serviceAccountKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-service-account-key.pem"))
         licenseKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-license-key.pem"))
         pushSigningKey = LazyRSAKey(file: dataDirectory?.appendingPathComponent("play-push-signing-key.pem"))
-        stateFile = PlayStateFile(dataDirectory: dataDirectory)
-        state = Mutex(try stateFile.load())
+        let (stateFile, saved) = try PlayStateFile.load(dataDirectory: dataDirectory)
+        self.stateFile = stateFile
+        state = Mutex(saved)
     }
 
     /// The file names of the keys in the data directory, for tools that provide keys

@@ -7,7 +7,7 @@ import Testing
 @testable import PlayEmulator
 
 /// The Play side's purchases and voided records survive a restart on the same data
-/// directory (`play-state.json`); a save that fails changes nothing.
+/// directory (`play-state.json` and its log); a save that fails changes nothing.
 @Suite struct PlayPersistenceTests {
     static let package = "com.example.game"
     static let allVoided = VoidedPurchasesQuery(includeQuantityBasedPartialRefund: true)
@@ -61,18 +61,19 @@ import Testing
         #expect(try Data(contentsOf: file) == Data("{\"version\": 1, \"purchases\": [".utf8))
     }
 
-    /// A change whose save fails (here the temporary file cannot be made) is refused with a
-    /// 503 in each API's shape and leaves the state, memory and file, as it was.
+    /// A change whose save fails (here the log's path is a directory) is refused with a
+    /// 503 in each API's shape and leaves the state, memory and files, as it was.
     @Test func aFailedSaveChangesNothing() throws {
         let directory = try PlayFixture.keyDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualClock()
         let play = try Self.emulator(directory, clock: clock)
         let bought = try play.purchase(deviceId: "d", PlayDevicePurchaseRequest(productId: "coins100"))
-        let file = directory.appendingPathComponent(PlayStateFile.fileName)
-        let saved = try Data(contentsOf: file)
-        let blocker = file.appendingPathExtension("tmp")
-        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        let log = directory.appendingPathComponent(PlayStateFile.logFileName)
+        let saved = try Data(contentsOf: log)
+        let aside = log.appendingPathExtension("aside")
+        try FileManager.default.moveItem(at: log, to: aside)
+        try FileManager.default.createDirectory(at: log, withIntermediateDirectories: false)
 
         let google = try #require(throws: GoogleErrorResponse.self) {
             try play.acknowledge(
@@ -88,9 +89,10 @@ import Testing
             packageName: Self.package, productId: "coins100", token: bought.purchaseToken)
         #expect(purchase.acknowledgementState == AcknowledgementState.yetToBeAcknowledged)
         #expect(try play.devicePurchases(deviceId: "d").purchases.map(\.purchaseToken) == [bought.purchaseToken])
-        #expect(try Data(contentsOf: file) == saved)
+        try FileManager.default.removeItem(at: log)
+        try FileManager.default.moveItem(at: aside, to: log)
+        #expect(try Data(contentsOf: log) == saved)
 
-        try FileManager.default.removeItem(at: blocker)
         try play.acknowledge(
             packageName: Self.package, productId: "coins100", token: bought.purchaseToken, developerPayload: nil)
         let restarted = try Self.emulator(directory, clock: clock)

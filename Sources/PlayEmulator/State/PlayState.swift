@@ -2,27 +2,101 @@ import Foundation
 
 /// Everything the Play side remembers: purchases by token, the voided-purchase records, the
 /// notifications not yet delivered and the access tokens it issued. With a data directory
-/// the purchases, voided records and notifications are saved after every change (``PlayStateFile``) and survive a restart; the access tokens
-/// are never saved, so a restart forgets them as a token cache would.
+/// the purchases, subscriptions, voided records and notifications are saved after every
+/// change (``PlayStateFile``: what the change changed, appended to a log) and survive a
+/// restart; the access tokens are never saved, so a restart forgets them as a token cache
+/// would.
 struct PlayState: Sendable {
     /// Purchases by purchase token.
-    var purchases: [String: PlayPurchase] = [:]
+    var purchases = PlayRecords<PlayPurchase>()
     /// Subscriptions by purchase token.
-    var subscriptions: [String: PlaySubscription] = [:]
+    var subscriptions = PlayRecords<PlaySubscription>()
     /// Refunds, chargebacks and revocations, in the order the emulator recorded them:
-    /// what `purchases.voidedpurchases.list` pages through.
-    var voided: [PlayVoidedRecord] = []
+    /// what `purchases.voidedpurchases.list` pages through (``recordVoided(_:)``).
+    private(set) var voided: [PlayVoidedRecord] = []
     /// Access tokens the token endpoint issued, with when each expires.
     var accessTokens: [String: Date] = [:]
-    /// Notifications published and not yet delivered, oldest first.
-    var outbox: [PlayOutgoingNotification] = []
-    /// The message ids of ``outbox`` handed to the push sink in this process.
-    var submitted: Set<String> = []
+    /// Notifications published and not yet delivered, oldest first (``publish(_:)``,
+    /// ``endPush(messageId:)``).
+    private(set) var outbox: [PlayOutgoingNotification] = []
+    /// The notifications of ``outbox`` not yet handed to the push sink in this process,
+    /// oldest first (``takeDue()``): all of them after a restart.
+    private var due: [PlayOutgoingNotification] = []
+    /// What changed beside the records since the last save.
+    private var voidedSinceSave = 0
+    private var publishedSinceSave: [PlayOutgoingNotification] = []
+    private var deliveredSinceSave: [String] = []
 
-    /// Whether the saved part (purchases, voided records, notifications not delivered)
-    /// differs from `other`'s.
-    func durablyDiffers(from other: PlayState) -> Bool {
-        purchases != other.purchases || subscriptions != other.subscriptions || voided != other.voided
-            || outbox != other.outbox
+    /// An empty state.
+    init() {}
+
+    /// A state as saved: every notification of `outbox` is due.
+    init(
+        purchases: [String: PlayPurchase], subscriptions: [String: PlaySubscription], voided: [PlayVoidedRecord],
+        outbox: [PlayOutgoingNotification]
+    ) {
+        self.purchases = PlayRecords(purchases)
+        self.subscriptions = PlayRecords(subscriptions)
+        self.voided = voided
+        self.outbox = outbox
+        due = outbox
+    }
+
+    /// Appends a voided record.
+    mutating func recordVoided(_ record: PlayVoidedRecord) {
+        voided.append(record)
+        voidedSinceSave += 1
+    }
+
+    /// Appends a notification to the outbox, due for the sink.
+    mutating func publish(_ notification: PlayOutgoingNotification) {
+        outbox.append(notification)
+        due.append(notification)
+        publishedSinceSave.append(notification)
+    }
+
+    /// Takes the notifications due for the sink: each is handed over once in this process.
+    mutating func takeDue() -> [PlayOutgoingNotification] {
+        defer { due.removeAll() }
+        return due
+    }
+
+    /// Forgets the notification `messageId`, whose push ended.
+    mutating func endPush(messageId: String) {
+        guard let index = outbox.firstIndex(where: { $0.messageId == messageId }) else { return }
+        outbox.remove(at: index)
+        due.removeAll { $0.messageId == messageId }
+        deliveredSinceSave.append(messageId)
+    }
+
+    /// What changed in the saved part since the last save (``markSaved()``), as a line of
+    /// the log after snapshot `generation`.
+    func unsavedChange(generation: Int) -> PlayStateChange {
+        PlayStateChange(
+            generation: generation, purchases: purchases.changed, subscriptions: subscriptions.changed,
+            voided: Array(voided.suffix(voidedSinceSave)), published: publishedSinceSave,
+            delivered: deliveredSinceSave)
+    }
+
+    /// Marks everything saved.
+    mutating func markSaved() {
+        purchases.forgetChanges()
+        subscriptions.forgetChanges()
+        voidedSinceSave = 0
+        publishedSinceSave.removeAll()
+        deliveredSinceSave.removeAll()
+    }
+
+    /// Applies a saved change (a line of the log) while loading.
+    mutating func replay(_ change: PlayStateChange) {
+        for purchase in change.purchases { purchases[purchase.purchaseToken] = purchase }
+        for subscription in change.subscriptions { subscriptions[subscription.purchaseToken] = subscription }
+        voided += change.voided
+        outbox += change.published
+        if !change.delivered.isEmpty {
+            let ended = Set(change.delivered)
+            outbox.removeAll { ended.contains($0.messageId) }
+        }
+        due = outbox
     }
 }

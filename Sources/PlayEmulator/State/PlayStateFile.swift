@@ -1,72 +1,164 @@
 import AppStoreSigning
 import Foundation
 
-/// The Play side's durable state on disk: `play-state.json` in the data directory, one JSON
-/// snapshot of every purchase, voided record and notification not yet delivered (not the
-/// access tokens).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The Play side's durable state on disk, in the data directory: a snapshot
+/// (`play-state.json`, one JSON document of every purchase, subscription, voided record and
+/// notification not yet delivered; not the access tokens) and a log (`play-state.log`) of
+/// the changes since, one JSON line each (``PlayStateChange``).
 ///
-/// Each change rewrites the whole file (``AtomicFile/replace(_:with:temporaryExtension:)``:
-/// a temporary file, fsync, rename): the state stays small in the emulator's use (a test
-/// or a development session's purchases), so a snapshot per change costs little and keeps
-/// the format one plain document. Dates are milliseconds since the epoch, as Google's API
-/// reports them.
+/// Each change appends what it changed to the log and fsyncs it before the change is
+/// made (``append(_:)``), so a change costs what it changed, however much the emulator
+/// holds: a snapshot per change grew with every purchase, and a long simulation spent most
+/// of its time rewriting it. At start the log is folded into a new snapshot
+/// (``AtomicFile``: a temporary file, fsync, rename) with the next generation, and then
+/// emptied; lines of an older generation, which a crash between those two steps leaves,
+/// are already in the snapshot and skipped. A torn last line (a crash mid-append) is
+/// skipped; any other line that does not decode stops the start. Dates are milliseconds
+/// since the epoch, as Google's API reports them.
 struct PlayStateFile: Sendable {
-    /// The file name in the data directory.
+    /// The snapshot's file name in the data directory.
     static let fileName = "play-state.json"
-    /// The format version the file carries; a file with another is refused.
-    static let version = 1
+    /// The log's file name in the data directory.
+    static let logFileName = "play-state.log"
+    /// The snapshot format this version writes; it reads 1 (a snapshot per change, no log)
+    /// too. A file of another version is refused.
+    static let version = 2
 
-    /// The file; `nil` keeps the state in memory only.
+    /// The snapshot; `nil` keeps the state in memory only.
     let url: URL?
+    /// The log beside the snapshot.
+    let logURL: URL?
+    /// The snapshot's generation, which the log's lines carry.
+    let generation: Int
 
-    /// The file in `dataDirectory`; none without one.
-    init(dataDirectory: URL?) {
-        url = dataDirectory?.appendingPathComponent(Self.fileName)
+    /// Reads the state saved in `dataDirectory` (empty when there is none, or no directory),
+    /// writes it as a new snapshot of the next generation and empties the log.
+    ///
+    /// - Throws: ``PlayEmulatorError`` 500 `corrupt_state` for a snapshot or a log line
+    ///   (not the last) that cannot be read or decoded: the emulator refuses to start
+    ///   rather than overwrite it with less; the error of writing the new snapshot or
+    ///   emptying the log.
+    static func load(dataDirectory: URL?) throws -> (PlayStateFile, PlayState) {
+        guard let dataDirectory else { return (PlayStateFile(url: nil, logURL: nil, generation: 0), PlayState()) }
+        let url = dataDirectory.appendingPathComponent(fileName)
+        let logURL = dataDirectory.appendingPathComponent(logFileName)
+        var (generation, state) = try loadSnapshot(url)
+        for change in try loadLog(logURL) where change.generation == generation {
+            state.replay(change)
+        }
+        state.markSaved()
+        let file = PlayStateFile(url: url, logURL: logURL, generation: generation + 1)
+        try AtomicFile.replace(url, with: file.snapshot(of: state))
+        try Data().write(to: logURL)
+        return (file, state)
     }
 
-    /// The saved state: empty when there is no file (or no data directory).
+    /// Appends `change` to the log and fsyncs it; does nothing without a data directory or
+    /// when the change is empty.
     ///
-    /// - Throws: ``PlayEmulatorError`` 500 `corrupt_state` for a file that cannot be read
-    ///   or decoded; the emulator refuses to start rather than overwrite it with less.
-    func load() throws -> PlayState {
-        guard let url, FileManager.default.fileExists(atPath: url.path) else { return PlayState() }
+    /// - Throws: The error of opening, writing or syncing the log; what was written of the
+    ///   line is cut off again, so the log holds only whole changes that were made.
+    func append(_ change: PlayStateChange) throws {
+        guard let logURL, !change.isEmpty else { return }
+        var line = try Self.encoder.encode(change)
+        line.append(0x0A)
+        let descriptor = open(logURL.path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { throw Self.error(errno, logURL) }
+        defer { close(descriptor) }
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0 else { throw Self.error(errno, logURL) }
         do {
-            let snapshot = try Self.decoder.decode(Snapshot.self, from: Data(contentsOf: url))
-            guard snapshot.version == Self.version else {
-                throw PlayEmulatorError("corrupt_state", "format version \(snapshot.version), not \(Self.version)")
+            try line.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw Self.error(errno, logURL)
+                    }
+                    offset += written
+                }
             }
-            return PlayState(
-                purchases: Dictionary(snapshot.purchases.map { ($0.purchaseToken, $0) }) { first, _ in first },
-                subscriptions: Dictionary((snapshot.subscriptions ?? []).map { ($0.purchaseToken, $0) }) { first, _ in
-                    first
-                }, voided: snapshot.voided, outbox: snapshot.outbox ?? [])
+            guard fsync(descriptor) == 0 else { throw Self.error(errno, logURL) }
         } catch {
-            throw PlayEmulatorError(
-                "corrupt_state",
-                "\(url.path) is not the Play side's saved state (\(error)); "
-                    + "the emulator will not start and overwrite it",
-                status: 500)
+            _ = ftruncate(descriptor, end)
+            throw error
         }
     }
 
-    /// Replaces the file with `state`'s purchases, voided records and notifications; does nothing without
-    /// a data directory.
-    ///
-    /// - Throws: The error of encoding or writing the file; the old file stays as it was.
-    func save(_ state: PlayState) throws {
-        guard let url else { return }
-        let purchases = state.purchases.values.sorted { $0.purchaseToken < $1.purchaseToken }
-        let data = try Self.encoder.encode(
+    /// The snapshot document of `state`, of this file's generation.
+    private func snapshot(of state: PlayState) throws -> Data {
+        try Self.encoder.encode(
             Snapshot(
-                version: Self.version, purchases: purchases,
+                version: Self.version, generation: generation,
+                purchases: state.purchases.values.sorted { $0.purchaseToken < $1.purchaseToken },
                 subscriptions: state.subscriptions.values.sorted { $0.purchaseToken < $1.purchaseToken },
                 voided: state.voided, outbox: state.outbox))
-        try AtomicFile.replace(url, with: data)
     }
 
-    /// The file's JSON document.
+    /// The snapshot at `url` and its generation: empty, generation 0, when there is none.
+    private static func loadSnapshot(_ url: URL) throws -> (Int, PlayState) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return (0, PlayState()) }
+        do {
+            let snapshot = try decoder.decode(Snapshot.self, from: Data(contentsOf: url))
+            guard (1...version).contains(snapshot.version) else {
+                throw PlayEmulatorError("corrupt_state", "format version \(snapshot.version), not 1 to \(version)")
+            }
+            return (
+                snapshot.generation ?? 0,
+                PlayState(
+                    purchases: Dictionary(snapshot.purchases.map { ($0.purchaseToken, $0) }) { first, _ in first },
+                    subscriptions: Dictionary((snapshot.subscriptions ?? []).map { ($0.purchaseToken, $0) }) {
+                        first, _ in first
+                    }, voided: snapshot.voided, outbox: snapshot.outbox ?? [])
+            )
+        } catch {
+            throw refusal(url, error)
+        }
+    }
+
+    /// The changes in the log at `url` (none when there is no log), a torn last line left out.
+    private static func loadLog(_ url: URL) throws -> [PlayStateChange] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        var changes: [PlayStateChange] = []
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            do {
+                changes.append(try decoder.decode(PlayStateChange.self, from: line))
+            } catch {
+                // Only the last line can be torn by a crash mid-append.
+                guard index == lines.count - 1 else { throw refusal(url, "line \(index + 1): \(error)") }
+            }
+        }
+        return changes
+    }
+
+    private static func refusal(_ url: URL, _ error: Any) -> PlayEmulatorError {
+        PlayEmulatorError(
+            "corrupt_state",
+            "\(url.path) is not the Play side's saved state (\(error)); the emulator will not start and overwrite it",
+            status: 500)
+    }
+
+    private static func error(_ code: Int32, _ url: URL) -> CocoaError {
+        CocoaError(
+            .fileWriteUnknown,
+            userInfo: [
+                NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO),
+            ])
+    }
+
+    /// The snapshot's JSON document.
     private struct Snapshot: Codable {
         var version: Int
+        /// Absent in version 1 files (no log): 0.
+        var generation: Int?
         /// By purchase token.
         var purchases: [PlayPurchase]
         /// By purchase token; absent in files written before the Play side sold subscriptions.
