@@ -214,7 +214,7 @@ public struct PurchaseServer: Sendable {
         return Reconciler(
             client: serverAPIClient, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
             holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger,
-            playVoids: playVoids)
+            playVoids: playVoids, overlap: configuration.reconcilerOverlapSeconds)
     }
 
     /// Posts every due webhook message once (the outbox worker's pass); returns how many

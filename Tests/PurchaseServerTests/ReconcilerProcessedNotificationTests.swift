@@ -5,7 +5,7 @@ import Testing
 
 @testable import PurchaseServer
 
-/// The reconciler reads every notification of its hour of overlap again on each pass. One
+/// The reconciler reads every notification of its overlap (an hour by default) again on each pass. One
 /// the ledger has processed is recognized by the UUID its payload names, before (and
 /// instead of) verifying it; one naming any other UUID is still verified, and a forgery is
 /// refused.
@@ -44,6 +44,29 @@ struct ReconcilerProcessedNotificationTests {
         #expect(forged.processed == 0)
         #expect(forged.duplicates == 0)
         #expect(try await fixture.wallet("alice") == ["coins": 100])
+    }
+
+    @Test("each pass reads Apple's history again from its checkpoint less the configured overlap, and no further")
+    func overlapBoundsWhatAPassReadsAgain() async throws {
+        let fixture = try await ServerFixture(
+            .sqlite, notifications: false, configure: { $0.reconcilerOverlapSeconds = 60 })
+        defer { Task { await fixture.shutdown() } }
+        #expect(try await fixture.server.reconciler?.overlap == 60)
+        let order = try await fixture.order("alice")
+        _ = try await fixture.pay(token: order.appAccountToken)
+        let first = try await fixture.reconciler(holder: "this-instance", overlap: 0) { _ in nil }.run()
+        #expect(first.fetched >= 1)
+
+        // Nothing was issued since the first pass: with no overlap the next pass reads none
+        // of it again; with an hour, all of it; either way from the checkpoint less the overlap.
+        let none = try await fixture.reconciler(holder: "this-instance", overlap: 0) { _ in nil }.run()
+        // (The checkpoint keeps milliseconds.)
+        #expect(abs(none.startDate.timeIntervalSince(first.endDate)) < 0.001)
+        #expect(none.fetched == 0)
+        let hour = try await fixture.reconciler(holder: "this-instance", overlap: 3_600) { _ in nil }.run()
+        #expect(abs(hour.startDate.timeIntervalSince(none.endDate.addingTimeInterval(-3_600))) < 0.001)
+        #expect(hour.fetched == first.fetched)
+        #expect(hour.duplicates == first.fetched)
     }
 
     /// Apple's answer to a history request, each notification's `signedPayload` rewritten.

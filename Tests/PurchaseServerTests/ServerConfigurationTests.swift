@@ -81,11 +81,13 @@ struct ServerConfigurationTests {
             configuration.orderLifetimeSeconds = value
             configuration.reconcilerIntervalSeconds = value
             configuration.reconcilerLookbackSeconds = value
+            configuration.reconcilerOverlapSeconds = value
             configuration.webhook = WebhookSettings(
                 url: try #require(URL(string: "https://game.example/hook")), secret: "s", timeoutSeconds: value)
             let problems = configuration.validationProblems().joined(separator: "\n")
             for key in [
-                "orderLifetimeSeconds", "reconcilerIntervalSeconds", "reconcilerLookbackSeconds", "timeoutSeconds",
+                "orderLifetimeSeconds", "reconcilerIntervalSeconds", "reconcilerLookbackSeconds",
+                "reconcilerOverlapSeconds", "timeoutSeconds",
             ] {
                 #expect(problems.contains(key), "\(key) = \(value)")
             }

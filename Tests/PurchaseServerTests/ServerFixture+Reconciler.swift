@@ -8,9 +8,10 @@ extension ServerFixture {
     /// A reconciler of this server, holding its lease as `holder`, that sends the requests
     /// whose path contains `path` (by default Apple's notification history) through
     /// `intercept` first: `intercept` either answers one (a fault) or returns `nil` to pass
-    /// it to the emulator.
+    /// it to the emulator. Each pass reads `overlap` seconds of history again.
     func reconciler(
         holder: String,
+        overlap: TimeInterval = ServerConfiguration.defaultReconcilerOverlapSeconds,
         intercepting path: String = "/notifications/history",
         intercept: @escaping @Sendable (HTTPRequestData) async throws -> HTTPResponseData?
     ) async throws -> Reconciler {
@@ -25,6 +26,6 @@ extension ServerFixture {
                 baseURL: await stack.baseURL.appendingPathComponent("sandbox"), key: emulator.identity.apiKey,
                 transport: transport),
             intake: try await server.intake, store: try await store, lookback: 86_400, holder: holder,
-            gate: PassGate())
+            gate: PassGate(), overlap: overlap)
     }
 }

@@ -386,6 +386,11 @@ public struct Simulation: Sendable {
         server.adminKey = Self.randomSecret()
         // The simulation runs the reconciler itself (``ReconcilerDriver``), to keep each pass.
         server.reconcilerIntervalSeconds = 0
+        // The emulator puts a notification in its history as it issues it, and the run's
+        // notification faults delay one by 3 s at most: a minute of Apple's history read
+        // again covers them, where a server's hour would have every pass of a run (each
+        // reconcilerIntervalSeconds, 10 s by default) read the whole run again.
+        server.reconcilerOverlapSeconds = 60
         // Every receipt is checked with Apple too, so verifyReceipt outages reach the
         // StoreKit 1 devices' reports.
         server.verifyReceipt.mode = .secondOpinion

@@ -42,6 +42,13 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
     public var reconcilerIntervalSeconds: Double
     /// How far back the reconciler's first run looks, in seconds (Apple keeps 180 days).
     public var reconcilerLookbackSeconds: Double
+    /// How far before its checkpoint each reconciler pass starts reading again, in seconds,
+    /// for notifications Apple adds to its history late: an hour by default. A pass reads
+    /// this much history again every time, so a setup that compresses time (the
+    /// simulation's passes every few seconds) shortens it with the interval.
+    public var reconcilerOverlapSeconds: Double
+    /// The default of ``reconcilerOverlapSeconds``.
+    public static let defaultReconcilerOverlapSeconds: Double = 3_600
     /// Whether the server finishes at Apple (Finish Transaction) the transactions it
     /// delivered from a notification or the reconciler, which the app never reported
     /// (consumables, non-consumables and non-renewing subscriptions). `nil`, the default,
@@ -87,6 +94,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         consumption: ConsumptionSettings = ConsumptionSettings(),
         reconcilerIntervalSeconds: Double = 3_600,
         reconcilerLookbackSeconds: Double = 7 * 86_400,
+        reconcilerOverlapSeconds: Double = defaultReconcilerOverlapSeconds,
         finishTransactionsAtApple: Bool? = nil,
         webhook: WebhookSettings? = nil,
         additionalRoots: [String] = [],
@@ -112,6 +120,7 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         self.consumption = consumption
         self.reconcilerIntervalSeconds = reconcilerIntervalSeconds
         self.reconcilerLookbackSeconds = reconcilerLookbackSeconds
+        self.reconcilerOverlapSeconds = reconcilerOverlapSeconds
         self.finishTransactionsAtApple = finishTransactionsAtApple
         self.webhook = webhook
         self.additionalRoots = additionalRoots
@@ -157,6 +166,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         reconcilerLookbackSeconds =
             try container.decodeIfPresent(Double.self, forKey: .reconcilerLookbackSeconds)
             ?? defaults.reconcilerLookbackSeconds
+        reconcilerOverlapSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .reconcilerOverlapSeconds)
+            ?? defaults.reconcilerOverlapSeconds
         finishTransactionsAtApple = try container.decodeIfPresent(Bool.self, forKey: .finishTransactionsAtApple)
         webhook = try container.decodeIfPresent(WebhookSettings.self, forKey: .webhook)
         additionalRoots = try container.decodeIfPresent([String].self, forKey: .additionalRoots) ?? []
@@ -213,6 +225,9 @@ public struct ServerConfiguration: Codable, Sendable, CustomStringConvertible {
         }
         if !(reconcilerLookbackSeconds >= 0 && reconcilerLookbackSeconds <= 180 * 86_400) {
             problems.append("reconcilerLookbackSeconds must be from 0 to 15552000 (Apple keeps 180 days)")
+        }
+        if !(reconcilerOverlapSeconds >= 0 && reconcilerOverlapSeconds <= 180 * 86_400) {
+            problems.append("reconcilerOverlapSeconds must be from 0 to 15552000 (Apple keeps 180 days)")
         }
         if verifyReceipt.mode != .off, verifyReceipt.productionURL == nil || verifyReceipt.sandboxURL == nil {
             problems.append("verifyReceipt needs productionURL and sandboxURL")

@@ -11,9 +11,12 @@ extension Reconciler {
     static let playVoidsMaximumLookback: TimeInterval = 30 * 86_400
     /// Google's largest page.
     static let playVoidsPageSize = 1_000
+    /// How far before its checkpoint each pass reads Google's voided purchases again, for
+    /// records Google adds late: an hour.
+    static let playVoidsOverlap: TimeInterval = 3_600
 
     /// Reads Google Play's voided purchases (`voidedpurchases.list`, subscriptions and
-    /// quantity-based partial refunds included) from the checkpoint, less ``overlap``, to
+    /// quantity-based partial refunds included) from the checkpoint, less ``playVoidsOverlap``, to
     /// `now`, page by page, and settles each as its notification would
     /// (``PlayVoidSettler``): voids whose push was lost are applied, the others change
     /// nothing. Renews the lease after each page; moves the checkpoint forward only when
@@ -28,7 +31,7 @@ extension Reconciler {
         var start = now.addingTimeInterval(-Self.playVoidsMaximumLookback)
         if let text = try await store.checkpoint(Self.playVoidsCheckpointName), let milliseconds = Int64(text) {
             start = max(
-                start, Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.overlap))
+                start, Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.playVoidsOverlap))
         }
         start = min(start, now)
         let (startTime, endTime) = (Self.milliseconds(start), Self.milliseconds(now))

@@ -32,9 +32,6 @@ public struct Reconciler: Sendable {
         "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):"
             + UUID().uuidString.prefix(8).lowercased()
     }
-    /// How far before the checkpoint each pass starts again, for notifications Apple adds
-    /// to its history late.
-    static let overlap: TimeInterval = 3_600
     /// The oldest history Apple serves.
     static let maximumLookback: TimeInterval = 180 * 86_400
 
@@ -52,6 +49,9 @@ public struct Reconciler: Sendable {
     var playAcknowledger: PlayAcknowledger? = nil
     /// Applies Google Play's voided purchases; `nil` while Play is off.
     var playVoids: PlayVoidSettler? = nil
+    /// How far before its checkpoint each pass reads Apple's notification history again,
+    /// for notifications Apple adds to it late (``ServerConfiguration/reconcilerOverlapSeconds``).
+    var overlap: TimeInterval = ServerConfiguration.defaultReconcilerOverlapSeconds
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
@@ -126,7 +126,7 @@ public struct Reconciler: Sendable {
         let earliest = now.addingTimeInterval(-Self.maximumLookback)
         var start = now.addingTimeInterval(-lookback)
         if let text = try await store.checkpoint(Self.checkpointName), let milliseconds = Int64(text) {
-            start = Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.overlap)
+            start = Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-overlap)
         }
         // A checkpoint from the future (a clock that jumped, a damaged row) reads from now.
         start = min(max(start, earliest), now)
