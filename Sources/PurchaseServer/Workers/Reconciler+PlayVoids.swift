@@ -31,7 +31,8 @@ extension Reconciler {
         var start = now.addingTimeInterval(-Self.playVoidsMaximumLookback)
         if let text = try await store.checkpoint(Self.playVoidsCheckpointName), let milliseconds = Int64(text) {
             start = max(
-                start, Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.playVoidsOverlap))
+                start,
+                Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-Self.playVoidsOverlap))
         }
         start = min(start, now)
         let (startTime, endTime) = (Self.milliseconds(start), Self.milliseconds(now))
