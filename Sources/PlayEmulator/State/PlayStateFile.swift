@@ -1,12 +1,6 @@
 import AppStoreSigning
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The Play side's durable state on disk, in the data directory: a snapshot
 /// (`play-state.json`, one JSON document of every purchase, subscription, voided record and
 /// notification not yet delivered; not the access tokens) and a log (`play-state.log`) of
@@ -68,26 +62,14 @@ struct PlayStateFile: Sendable {
         guard let logURL, !change.isEmpty else { return }
         var line = try Self.encoder.encode(change)
         line.append(0x0A)
-        let descriptor = open(logURL.path, O_WRONLY | O_APPEND)
-        guard descriptor >= 0 else { throw Self.error(errno, logURL) }
-        defer { close(descriptor) }
-        let end = lseek(descriptor, 0, SEEK_END)
-        guard end >= 0 else { throw Self.error(errno, logURL) }
+        let log = try FileHandle(forWritingTo: logURL)
+        defer { try? log.close() }
+        let end = try log.seekToEnd()
         do {
-            try line.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw Self.error(errno, logURL)
-                    }
-                    offset += written
-                }
-            }
-            guard fsync(descriptor) == 0 else { throw Self.error(errno, logURL) }
+            try log.write(contentsOf: line)
+            try log.synchronize()
         } catch {
-            _ = ftruncate(descriptor, end)
+            try? log.truncate(atOffset: end)
             throw error
         }
     }
@@ -144,14 +126,6 @@ struct PlayStateFile: Sendable {
             "corrupt_state",
             "\(url.path) is not the Play side's saved state (\(error)); the emulator will not start and overwrite it",
             status: 500)
-    }
-
-    private static func error(_ code: Int32, _ url: URL) -> CocoaError {
-        CocoaError(
-            .fileWriteUnknown,
-            userInfo: [
-                NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO),
-            ])
     }
 
     /// The snapshot's JSON document.
