@@ -87,16 +87,13 @@ struct PlayState: Sendable {
         deliveredSinceSave.removeAll()
     }
 
-    /// Applies a saved change (a line of the log) while loading.
+    /// Applies a saved change (a line of the log) while loading, through the same mutations
+    /// that made it; the loader marks the result saved.
     mutating func replay(_ change: PlayStateChange) {
         for purchase in change.purchases { purchases[purchase.purchaseToken] = purchase }
         for subscription in change.subscriptions { subscriptions[subscription.purchaseToken] = subscription }
-        voided += change.voided
-        outbox += change.published
-        if !change.delivered.isEmpty {
-            let ended = Set(change.delivered)
-            outbox.removeAll { ended.contains($0.messageId) }
-        }
-        due = outbox
+        for record in change.voided { recordVoided(record) }
+        for notification in change.published { publish(notification) }
+        for messageId in change.delivered { endPush(messageId: messageId) }
     }
 }
