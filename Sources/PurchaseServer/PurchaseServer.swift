@@ -44,6 +44,9 @@ public struct PurchaseServer: Sendable {
     let entitlementBackfill: EntitlementBackfill
     let reconcilerGate = PassGate()
     let reconcilerLeaseHolder = Reconciler.makeLeaseHolder()
+    /// The length of history the reconciler's passes read between two checkpoints, learnt
+    /// from one pass to the next.
+    let reconcilerHistoryWindow = HistoryWindow()
     /// `/healthz`'s write check, made at most once a second.
     let writeProbe: LedgerWriteProbe
     /// The bound on player and notification requests in flight.
@@ -214,7 +217,8 @@ public struct PurchaseServer: Sendable {
         return Reconciler(
             client: serverAPIClient, intake: intake, store: store, lookback: configuration.reconcilerLookbackSeconds,
             holder: reconcilerLeaseHolder, gate: reconcilerGate, playAcknowledger: playAcknowledger,
-            playVoids: playVoids, overlap: configuration.reconcilerOverlapSeconds)
+            playVoids: playVoids, overlap: configuration.reconcilerOverlapSeconds,
+            historyWindow: reconcilerHistoryWindow)
     }
 
     /// Posts every due webhook message once (the outbox worker's pass); returns how many

@@ -1,5 +1,6 @@
 import AppStoreAPI
 import AppStoreEmulator
+import AppStoreModel
 import Foundation
 import Ledger
 import LedgerTestSupport
@@ -10,7 +11,7 @@ import Testing
 
 /// A page of Apple's notification history that fails with a transient error is asked for
 /// again, so one error does not throw a whole pass away; a page that keeps failing ends the
-/// pass without moving the checkpoint.
+/// pass, and the checkpoint keeps the windows of history read before it.
 @Suite("Reconciler page retries")
 struct ReconcilerPageRetryTests {
     @Test("a history page answered 503 twice is asked for again and the pass completes")
@@ -18,7 +19,9 @@ struct ReconcilerPageRetryTests {
         let history = HistoryRequests(failing: 2)
         try await withReconciler(history) { fixture, reconciler, store in
             let report = try await reconciler.run()
-            #expect(history.count == 3, "two 503s, then the page")
+            let first = try #require(history.windows.first)
+            #expect(history.windows.prefix(3).allSatisfy { $0 == first }, "two 503s, then the page again")
+            #expect(history.windows.dropFirst(3).allSatisfy { $0 != first })
             #expect(report.processed >= 1)
             #expect(try await fixture.wallet("alice") == ["coins": 100])
             #expect(try await store.checkpoint(Reconciler.checkpointName) != nil)
@@ -50,6 +53,7 @@ struct ReconcilerPageRetryTests {
         defer { Task { await fixture.shutdown() } }
         // In Apple's history: alice's charge, a CONSUMPTION_REQUEST whose answer Apple
         // refuses, then bob's charge. Alice consented: the server answers for her.
+        let before = Date()
         let first = try await fixture.order("alice")
         let refused = try #require(try await fixture.pay(token: first.appAccountToken).transactionId)
         let consent = try await fixture.send(
@@ -72,7 +76,10 @@ struct ReconcilerPageRetryTests {
         #expect(try await fixture.wallet("alice") == ["coins": 100])
         #expect(try await fixture.wallet("bob") == ["coins": 100], "the history after the failure was processed")
         let store = try await fixture.store
-        #expect(try await store.checkpoint(Reconciler.checkpointName) == nil, "the next pass reads it again")
+        let checkpoint = try await store.checkpoint(Reconciler.checkpointName).flatMap { Int64($0) }
+        #expect(
+            checkpoint.map { $0 <= Reconciler.milliseconds(before) } ?? true,
+            "the checkpoint stays before the failed notification's window, for the next pass to read it again")
 
         await fixture.emulator.setFaults(EmulatorFaults())
         _ = try await reconciler.run()
@@ -80,24 +87,120 @@ struct ReconcilerPageRetryTests {
         #expect(try await store.checkpoint(Reconciler.checkpointName) != nil)
     }
 
-    /// Counts the requests for Apple's notification history and answers the first `failing`
-    /// with 503.
+    @Test(
+        "a page that fails for good loses its window only: the windows before it stay read and the next pass starts after them"
+    )
+    func failedWindowKeepsTheWindowsBefore() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        let paid = Reconciler.milliseconds(Date())
+        let order = try await fixture.order("alice")
+        _ = try await fixture.pay(token: order.appAccountToken)
+        // The day's history is read in windows of 1, 2, 4, 8 and 9 hours; alice's charge is
+        // in the last, which Apple fails to serve until told otherwise.
+        let history = HistoryRequests(failing: 0)
+        let outage = Mutex(true)
+        let reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 0) { request in
+            let window = history.record(request)
+            return outage.withLock { $0 } && window.end > paid ? HTTPResponseData(status: 503) : nil
+        }
+        let store = try await fixture.store
+
+        await #expect(throws: AppStoreServerAPIError.self) { _ = try await reconciler.run() }
+        let read = history.windows
+        let failed = try #require(read.last)
+        #expect(read.suffix(Reconciler.pageAttempts).allSatisfy { $0 == failed }, "the failed page, four times")
+        let before = Array(read.dropLast(Reconciler.pageAttempts))
+        #expect(before.count == 4, "\(read)")
+        #expect(zip(before, before.dropFirst() + [failed]).allSatisfy { $0.end == $1.start }, "windows end to end")
+        #expect(before.allSatisfy { $0.end <= paid })
+        #expect(try await fixture.wallet("alice").isEmpty)
+        #expect(try await store.checkpoint(Reconciler.checkpointName) == String(failed.start))
+
+        outage.withLock { $0 = false }
+        let report = try await reconciler.run()
+        #expect(history.windows.dropFirst(read.count).first?.start == failed.start, "from the window that failed")
+        #expect(report.processed == 1)
+        #expect(try await fixture.wallet("alice") == ["coins": 100])
+        let checkpoint = try #require(try await store.checkpoint(Reconciler.checkpointName).flatMap { Int64($0) })
+        #expect(checkpoint > paid)
+    }
+
+    @Test("a window of many pages makes the next one shorter; one of few pages, longer")
+    func windowsFollowTheHistorysDensity() {
+        let window = HistoryWindow(length: 3_600, targetPages: 50)
+        #expect(window.length == 3_600)
+        window.record(length: 80, pages: 400)
+        #expect(window.length == 10, "400 pages in 80 s: 50 pages in 10 s")
+        window.record(length: 10, pages: 25)
+        #expect(window.length == 20, "twice as long at most")
+        window.record(length: 20, pages: 0)
+        #expect(window.length == 40)
+        window.record(length: 2, pages: 10_000)
+        #expect(window.length == HistoryWindow.shortest)
+        window.record(length: HistoryWindow.longest, pages: 1)
+        #expect(window.length == HistoryWindow.longest)
+        #expect(HistoryWindow(length: .nan).length == HistoryWindow.longest)
+    }
+
+    @Test("a dense day of history read in one window makes the next pass read it in shorter ones")
+    func denseHistoryShortensTheWindow() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        for index in 0..<21 {
+            let order = try await fixture.order("player-\(index)")
+            _ = try await fixture.pay(token: order.appAccountToken)
+        }
+        let history = HistoryRequests(failing: 0)
+        var reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 86_400) { request in
+            _ = history.record(request)
+            return nil
+        }
+        reconciler.historyWindow = HistoryWindow(length: 86_400, targetPages: 1)
+
+        let first = try await reconciler.run()
+        #expect(first.fetched >= 21)
+        #expect(history.windows.count == 2, "one window, two pages of 20")
+        #expect(reconciler.historyWindow.length == 43_200, "half a day would have held one page")
+        let read = history.windows.count
+        _ = try await reconciler.run()
+        let windows = Set(history.windows.dropFirst(read))
+        #expect(windows.count >= 2, "the day again, in windows of at most 12 hours: \(windows)")
+        #expect(windows.allSatisfy { $0.end - $0.start <= 43_200_000 })
+    }
+
+    /// The period of each request for Apple's notification history, in the order asked;
+    /// answers the first `failing` requests with 503.
     final class HistoryRequests: Sendable {
+        /// A period asked for, in epoch milliseconds.
+        struct Window: Hashable {
+            var start: Int64
+            var end: Int64
+        }
+
         private let failing: Int
-        private let requests = Mutex(0)
+        private let requests = Mutex<[Window]>([])
 
         init(failing: Int) {
             self.failing = failing
         }
 
-        var count: Int { requests.withLock { $0 } }
+        var count: Int { requests.withLock { $0.count } }
+        var windows: [Window] { requests.withLock { $0 } }
 
-        /// Whether this request (counted now) is one to fail.
-        func fails() -> Bool {
-            requests.withLock {
-                $0 += 1
-                return $0 <= failing
-            }
+        /// Records `request`'s period.
+        @discardableResult
+        func record(_ request: HTTPRequestData) -> Window {
+            let body = request.body.flatMap { try? JSONDecoder().decode(NotificationHistoryRequest.self, from: $0) }
+            let window = Window(start: body?.startDate ?? -1, end: body?.endDate ?? -1)
+            requests.withLock { $0.append(window) }
+            return window
+        }
+
+        /// Records `request` and tells whether it is one to fail.
+        func fails(_ request: HTTPRequestData) -> Bool {
+            record(request)
+            return count <= failing
         }
     }
 
@@ -111,8 +214,8 @@ struct ReconcilerPageRetryTests {
         defer { Task { await fixture.shutdown() } }
         let order = try await fixture.order("alice")
         _ = try await fixture.pay(token: order.appAccountToken)
-        let reconciler = try await fixture.reconciler(holder: "this-instance") { _ in
-            history.fails() ? HTTPResponseData(status: 503) : nil
+        let reconciler = try await fixture.reconciler(holder: "this-instance") {
+            history.fails($0) ? HTTPResponseData(status: 503) : nil
         }
         try await body(fixture, reconciler, try await fixture.store)
     }

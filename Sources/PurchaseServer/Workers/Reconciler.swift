@@ -17,9 +17,10 @@ import Ledger
 /// the ledger's lease (``LedgerStore/acquireLease(_:holder:duration:)``), renews it after
 /// each page of history, and releases it at the end; a pass that finds the lease held by
 /// another instance is skipped (``ReconcilerLeaseError/held(by:until:)``). The checkpoint
-/// only moves forward, and only while the pass still holds the lease.
+/// moves forward after each window of history read whole (``HistoryWindow``), never back,
+/// and only while the pass still holds the lease.
 public struct Reconciler: Sendable {
-    /// The checkpoint holding the end of the last complete pass (epoch milliseconds).
+    /// The checkpoint holding the end of the history read whole so far (epoch milliseconds).
     static let checkpointName = "reconciler.notification_history"
     /// The lease that keeps passes one at a time across instances.
     static let leaseName = "reconciler.lease"
@@ -52,6 +53,8 @@ public struct Reconciler: Sendable {
     /// How far before its checkpoint each pass reads Apple's notification history again,
     /// for notifications Apple adds to it late (``ServerConfiguration/reconcilerOverlapSeconds``).
     var overlap: TimeInterval = ServerConfiguration.defaultReconcilerOverlapSeconds
+    /// How much history is read between two moves of the checkpoint, learnt pass after pass.
+    var historyWindow = HistoryWindow()
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
@@ -89,16 +92,18 @@ public struct Reconciler: Sendable {
         public var playVoidsRejected = 0
     }
 
-    /// Reads the history from the checkpoint (or `lookback` ago) to `now` and processes
-    /// every notification; advances the checkpoint only when the whole period was read,
-    /// under the lease, and never backwards. Waits for a pass of this server that is under
-    /// way; skips when another instance holds the lease.
+    /// Reads the history from the checkpoint less the overlap (or `lookback` ago) to `now`
+    /// and processes every notification; advances the checkpoint to the end of each window
+    /// read whole while every notification so far was processed, under the lease, and never
+    /// backwards. Waits for a pass of this server that is under way; skips when another
+    /// instance holds the lease.
     ///
     /// - Throws: ``ReconcilerLeaseError/held(by:until:)`` (nothing read) or
     ///   ``ReconcilerLeaseError/lost`` (the pass outlived its lease); ``AppStoreServerAPIError``
-    ///   when Apple fails to serve the history; the first error of a notification that could
-    ///   not be processed, after the rest of the history was (it stays unprocessed). The
-    ///   checkpoint stays where it was, so the next pass reads the period again.
+    ///   when Apple fails to serve a page of the history; the first error of a notification
+    ///   that could not be processed, after the rest of the history was (it stays
+    ///   unprocessed). The checkpoint stays at the start of the window that failed, so the
+    ///   next pass reads from there again.
     public func run(now: Date = Date()) async throws -> Report {
         try await gate.run {
             let lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
@@ -130,13 +135,11 @@ public struct Reconciler: Sendable {
         }
         // A checkpoint from the future (a clock that jumped, a damaged row) reads from now.
         start = min(max(start, earliest), now)
-        let request = NotificationHistoryRequest(
-            startDate: Self.milliseconds(start), endDate: Self.milliseconds(now))
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
         var firstFailure: (any Error)?
         if let client {
             try await storePart(&firstFailure) {
-                let failure = try await readHistory(client, request, lease: &lease, report: &report)
+                let failure = try await readHistory(client, from: start, to: now, lease: &lease, report: &report)
                 try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
                 return failure
             }
@@ -155,17 +158,12 @@ public struct Reconciler: Sendable {
             }
         }
         if let firstFailure { throw firstFailure }
-        guard client != nil else { return report }
-        let advance = try await store.advanceCheckpoint(
-            Self.checkpointName, to: request.endDate ?? 0, holding: lease)
-        guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
         return report
     }
 
     /// Runs one part of a pass (Apple's history and subscriptions, Google's voided purchases,
     /// Google's acknowledgements) and keeps its failure, thrown or returned, in `failure` when
-    /// none came before: the pass then fails at its end and Apple's checkpoint stays, but the
-    /// other parts still run. A store that is down must not hold back the other's work: an
+    /// none came before: the pass then fails at its end, but the other parts still run. A store that is down must not hold back the other's work: an
     /// App Store outage left alone would keep Google Play purchases unacknowledged until
     /// Google refunds them on its third day. A lost lease or a cancellation ends the pass.
     private func storePart(_ failure: inout (any Error)?, _ body: () async throws -> (any Error)?) async throws {
@@ -175,73 +173,6 @@ public struct Reconciler: Sendable {
             throw error
         } catch {
             failure = failure ?? error
-        }
-    }
-
-    /// Reads every page of Apple's notification history for `request` and processes each
-    /// notification, renewing the lease after each page.
-    ///
-    /// - Returns: The first error of a notification that could not be processed (it stays
-    ///   unprocessed; the rest went through), or `nil`.
-    private func readHistory(
-        _ client: AppStoreServerAPIClient, _ request: NotificationHistoryRequest, lease: inout Lease,
-        report: inout Report
-    ) async throws -> (any Error)? {
-        var token: String?
-        var firstFailure: (any Error)?
-        repeat {
-            let page = try await historyPage(client, request, paginationToken: token)
-            for item in page.notificationHistory ?? [] {
-                guard let signedPayload = item.signedPayload else { continue }
-                report.fetched += 1
-                do {
-                    switch try await intake.receive(signedPayload: signedPayload, source: .reconciler) {
-                    case .processed: report.processed += 1
-                    case .duplicate: report.duplicates += 1
-                    }
-                } catch let error as ServerError where error.status == .unprocessableContent {
-                    report.rejected += 1
-                } catch is CancellationError {
-                    throw CancellationError()
-                } catch {
-                    // Left unprocessed (e.g. Apple refused its consumption answer): the rest
-                    // of the history still goes through, and the checkpoint stays for the
-                    // next pass to try it again.
-                    firstFailure = firstFailure ?? error
-                }
-            }
-            token = page.hasMore == true ? page.paginationToken : nil
-            lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
-            guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
-        } while token != nil
-        return firstFailure
-    }
-
-    /// How often one page of the history is asked for before the pass gives up: a pass
-    /// reads every page, so without retries one transient error in a hundred pages would
-    /// throw the whole pass away (the simulation's soak saw no periodic pass complete at a
-    /// 20% Server API error rate).
-    static let pageAttempts = 4
-    /// The longest wait before asking for a page again (Apple's `Retry-After` included).
-    static let longestPageRetryDelay: TimeInterval = 5
-
-    /// One page, asked for again after a retryable error (transport, 429, 5xx, Apple's
-    /// retryable codes) up to ``pageAttempts`` times, waiting 0.25 s, 0.5 s, 1 s or
-    /// Apple's `Retry-After` (at most ``longestPageRetryDelay``).
-    private func historyPage(
-        _ client: AppStoreServerAPIClient, _ request: NotificationHistoryRequest, paginationToken: String?
-    ) async throws -> NotificationHistoryResponse {
-        var attempt = 1
-        while true {
-            do {
-                return try await client.getNotificationHistory(request, paginationToken: paginationToken)
-            } catch {
-                guard error.isRetryable, attempt < Self.pageAttempts else { throw error }
-                let backoff = 0.25 * Double(1 << (attempt - 1))
-                let delay = min(error.retryAfter ?? backoff, Self.longestPageRetryDelay)
-                try await Task.sleep(for: .milliseconds(Int((delay * 1_000).rounded())))
-                attempt += 1
-            }
         }
     }
 
