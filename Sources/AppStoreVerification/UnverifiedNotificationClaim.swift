@@ -11,9 +11,24 @@ import Foundation
 public struct UnverifiedNotificationClaim: Sendable, Hashable {
     /// The UUID the payload names (not empty).
     public let notificationUUID: String
+    /// The `signedDate` the payload names (epoch milliseconds), when it is an integer: only
+    /// for estimates, such as how dense a stretch of notification history is.
+    public let signedDate: Int64?
 
     private struct Payload: Decodable {
         var notificationUUID: String?
+        var signedDate: Int64?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            notificationUUID = try container.decodeIfPresent(String.self, forKey: .notificationUUID)
+            // A date of another shape costs the estimate, not the claim.
+            signedDate = try? container.decodeIfPresent(Int64.self, forKey: .signedDate)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case notificationUUID, signedDate
+        }
     }
 
     /// Reads the claim from `signedPayload`, or `nil` when it is not a compact JWS whose
@@ -24,5 +39,6 @@ public struct UnverifiedNotificationClaim: Sendable, Hashable {
             let uuid = payload.notificationUUID, !uuid.isEmpty
         else { return nil }
         notificationUUID = uuid
+        signedDate = payload.signedDate
     }
 }

@@ -126,47 +126,112 @@ struct ReconcilerPageRetryTests {
         #expect(checkpoint > paid)
     }
 
-    @Test("a window of many pages makes the next one shorter; one of few pages, longer")
+    @Test("the next window holds the target's pages at the spacing of the last page read, or follows the page count")
     func windowsFollowTheHistorysDensity() {
         let window = HistoryWindow(length: 3_600, targetPages: 50)
         #expect(window.length == 3_600)
-        window.record(length: 80, pages: 400)
-        #expect(window.length == 10, "400 pages in 80 s: 50 pages in 10 s")
-        window.record(length: 10, pages: 25)
+        window.record(length: 3_600, pages: 60, spacing: 0.01)
+        #expect(window.length == 10, "notifications 10 ms apart: 1,000 in 10 s")
+        window.record(length: 10, pages: 1, spacing: 60)
         #expect(window.length == 20, "twice as long at most")
-        window.record(length: 20, pages: 0)
+        window.record(length: 80, pages: 400, spacing: nil)
+        #expect(window.length == 10, "400 pages in 80 s: 50 pages in 10 s")
+        window.record(length: 20, pages: 0, spacing: nil)
         #expect(window.length == 40)
-        window.record(length: 2, pages: 10_000)
+        window.record(length: 40, pages: 3, spacing: nil, failed: true)
+        #expect(window.length == 40, "a failed window without dates teaches nothing")
+        window.record(length: 40, pages: 3, spacing: 0.002, failed: true)
+        #expect(window.length == 2, "one with dates does")
+        window.record(length: 2, pages: 10_000, spacing: nil)
         #expect(window.length == HistoryWindow.shortest)
-        window.record(length: HistoryWindow.longest, pages: 1)
+        window.record(length: HistoryWindow.longest, pages: 1, spacing: nil)
         #expect(window.length == HistoryWindow.longest)
         #expect(HistoryWindow(length: .nan).length == HistoryWindow.longest)
+
+        #expect(HistoryWindow.spacing(of: [1_000, 3_000, 2_000]) == 1)
+        #expect(HistoryWindow.spacing(of: [7, 7, 7]) == 0.0005, "a millisecond over two gaps at least")
+        #expect(HistoryWindow.spacing(of: [5]) == nil)
+        #expect(HistoryWindow.spacing(of: [.min, .max]) != nil)
     }
 
-    @Test("a dense day of history read in one window makes the next pass read it in shorter ones")
-    func denseHistoryShortensTheWindow() async throws {
+    @Test(
+        "a window that fails in a dense stretch is learnt from: the next pass reads that stretch in short windows and completes"
+    )
+    func aFailedDenseWindowShortensTheNext() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
-        for index in 0..<21 {
+        let paid = Reconciler.milliseconds(Date())
+        for index in 0..<45 {
+            let order = try await fixture.order("player-\(index)")
+            _ = try await fixture.pay(token: order.appAccountToken)
+        }
+        // The day before the payments is quiet; their window, three pages, fails on its
+        // second page until told otherwise.
+        let history = HistoryRequests(failing: 0)
+        let outage = Mutex(true)
+        var reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 0) { request in
+            history.record(request)
+            let later = request.url.query?.contains("paginationToken") == true
+            return outage.withLock { $0 } && later ? HTTPResponseData(status: 503) : nil
+        }
+        reconciler.historyWindow = HistoryWindow(length: 86_400, targetPages: 2)
+        let store = try await fixture.store
+
+        await #expect(throws: AppStoreServerAPIError.self) { _ = try await reconciler.run() }
+        let learnt = reconciler.historyWindow.length
+        #expect(learnt < 120, "20 notifications signed within a minute: two pages' worth is shorter still")
+        let failed = try #require(history.windows.last)
+        #expect(try await store.checkpoint(Reconciler.checkpointName) == nil, "\(failed)")
+
+        outage.withLock { $0 = false }
+        let read = history.count
+        let report = try await reconciler.run()
+        let windows = history.windows.dropFirst(read)
+        #expect(windows.first.map { $0.end - $0.start } == Int64((learnt * 1_000).rounded()))
+        #expect(report.processed + report.duplicates >= 45)
+        #expect(try await fixture.wallet("player-44") == ["coins": 100])
+        let lastWindows = Set(windows.filter { $0.end > paid })
+        #expect(lastWindows.count >= 2, "the payments' stretch in more than one window: \(lastWindows)")
+    }
+
+    @Test("a window whose first page shows a busy stretch far longer than its target is cut to end shortly into it")
+    func windowsAreCutWhereTheHistoryGetsBusy() {
+        let window = HistoryWindow(length: 86_400, targetPages: 50)
+        // Busy from 20 hours in, a notification every 10 ms: 72,000 pages to the end.
+        let cut = window.cut(length: 86_400, start: 0, oldest: 72_000_000, spacing: 0.01)
+        #expect(cut == 72_010, "the quiet 20 hours and 50 pages of 0.2 s")
+        #expect(window.length == 72_010)
+        #expect(
+            window.cut(length: 86_400, start: 0, oldest: 86_397_000, spacing: 0.01) == nil,
+            "3 s of it to the end: 15 pages, read on")
+        #expect(window.cut(length: 86_400, start: 0, oldest: 0, spacing: 86_400) == nil, "quiet")
+    }
+
+    @Test("a pass whose window reaches a busy stretch cuts it there, reads on in shorter windows and completes")
+    func aBusyStretchIsReadInShortWindows() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        for index in 0..<45 {
             let order = try await fixture.order("player-\(index)")
             _ = try await fixture.pay(token: order.appAccountToken)
         }
         let history = HistoryRequests(failing: 0)
-        var reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 86_400) { request in
-            _ = history.record(request)
+        var reconciler = try await fixture.reconciler(holder: "this-instance") { request in
+            history.record(request)
             return nil
         }
         reconciler.historyWindow = HistoryWindow(length: 86_400, targetPages: 1)
-
-        let first = try await reconciler.run()
-        #expect(first.fetched >= 21)
-        #expect(history.windows.count == 2, "one window, two pages of 20")
-        #expect(reconciler.historyWindow.length == 43_200, "half a day would have held one page")
-        let read = history.windows.count
-        _ = try await reconciler.run()
-        let windows = Set(history.windows.dropFirst(read))
-        #expect(windows.count >= 2, "the day again, in windows of at most 12 hours: \(windows)")
-        #expect(windows.allSatisfy { $0.end - $0.start <= 43_200_000 })
+        // The pass ends 10 minutes from now: the day's one window is quiet for 23 h 50 min,
+        // then 45 notifications in a few seconds, then quiet again.
+        let report = try await reconciler.run(now: Date().addingTimeInterval(600))
+        let windows = history.windows
+        let first = try #require(windows.first)
+        let second = try #require(windows.dropFirst().first)
+        #expect(second.start == first.start && second.end < first.end - 500_000, "cut after its first page")
+        #expect(windows.count >= 4, "\(windows)")
+        #expect(report.fetched >= 45 + 20, "the first page again, as duplicates")
+        #expect(report.processed >= 45)
+        #expect(try await fixture.wallet("player-44") == ["coins": 100])
     }
 
     /// The period of each request for Apple's notification history, in the order asked;

@@ -33,14 +33,19 @@ struct NotificationIntake: Sendable {
     ///   verify; `503` `verification_unavailable` when its verification could not be
     ///   completed now (the revocation check), so Apple (or the reconciler) tries again
     ///   and the notification stays unprocessed; the ledger's error when the database failed (answer 5xx: Apple retries).
-    func receive(signedPayload: String, source: DeliverySource) async throws -> Outcome {
+    ///
+    /// - Parameter claim: what the payload claims, unverified, read by the reconciler (see
+    ///   below); ignored for any other source.
+    func receive(
+        signedPayload: String, source: DeliverySource, claim: UnverifiedNotificationClaim? = nil
+    ) async throws -> Outcome {
         // The reconciler reads every notification of its hour of overlap again on each pass
         // (thousands), and verifying one costs up to three signature and chain checks. One it
         // has processed before needs nothing, so it is recognized by the UUID it names, one
         // indexed read, unverified: skipping changes nothing whatever the payload claims,
         // and a payload naming any other UUID is verified below. Apple's own POSTs are
         // verified first, so that a forged one is always refused.
-        if source == .reconciler, let claim = UnverifiedNotificationClaim(signedPayload: signedPayload),
+        if source == .reconciler, let claim,
             let seen = try await store.notification(uuid: claim.notificationUUID), seen.store == .appStore,
             seen.processedAt != nil
         {

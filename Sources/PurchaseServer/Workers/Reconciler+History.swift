@@ -1,5 +1,6 @@
 import AppStoreAPI
 import AppStoreModel
+import AppStoreVerification
 import Foundation
 import Ledger
 
@@ -30,22 +31,20 @@ extension Reconciler {
         var firstFailure: (any Error)?
         var windowStart = Self.milliseconds(start)
         let end = Self.milliseconds(end)
+        var cutAt: Int64?
         while windowStart < end {
             let length = Int64((historyWindow.length * 1_000).rounded())
             let request = NotificationHistoryRequest(
                 startDate: windowStart, endDate: windowStart < end - length ? windowStart + length : end)
+            guard
+                try await readWindow(
+                    client, request, mayCut: cutAt != windowStart, lease: &lease, report: &report,
+                    firstFailure: &firstFailure)
+            else {
+                cutAt = windowStart  // read again from its start, shorter, and whole
+                continue
+            }
             let windowEnd = request.endDate ?? end
-            var pages = 0
-            var token: String?
-            repeat {
-                let page = try await historyPage(client, request, paginationToken: token)
-                pages += 1
-                if let failure = try await receive(page, report: &report) { firstFailure = firstFailure ?? failure }
-                token = page.hasMore == true ? page.paginationToken : nil
-                lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
-                guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
-            } while token != nil
-            historyWindow.record(length: Double(windowEnd - windowStart) / 1_000, pages: pages)
             if firstFailure == nil {
                 let advance = try await store.advanceCheckpoint(Self.checkpointName, to: windowEnd, holding: lease)
                 guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
@@ -55,16 +54,63 @@ extension Reconciler {
         return firstFailure
     }
 
+    /// Reads every page of one window of history, processes each notification, renews the
+    /// lease after each page, and tells ``historyWindow`` what the window held.
+    ///
+    /// - Returns: `false` when `mayCut` and a page showed the window to hold far more than its
+    ///   target (``HistoryWindow/cut(length:start:oldest:spacing:)``): it is to be read
+    ///   again from its start, shorter (what was read stays processed; read again, it is a
+    ///   duplicate).
+    private func readWindow(
+        _ client: AppStoreServerAPIClient, _ request: NotificationHistoryRequest, mayCut: Bool, lease: inout Lease,
+        report: inout Report, firstFailure: inout (any Error)?
+    ) async throws -> Bool {
+        let start = request.startDate ?? 0
+        let length = Double((request.endDate ?? start) - start) / 1_000
+        var pages = 0
+        var spacing: TimeInterval?
+        var token: String?
+        do {
+            repeat {
+                let page = try await historyPage(client, request, paginationToken: token)
+                pages += 1
+                let (failure, dates) = try await receive(page, report: &report)
+                firstFailure = firstFailure ?? failure
+                token = page.hasMore == true ? page.paginationToken : nil
+                lease = try await store.acquireLease(Self.leaseName, holder: holder, duration: Self.leaseDuration)
+                guard lease.holder == holder else { throw ReconcilerLeaseError.lost }
+                guard let pageSpacing = HistoryWindow.spacing(of: dates) else { continue }
+                spacing = pageSpacing
+                if mayCut, token != nil, let oldest = dates.min(),
+                    historyWindow.cut(length: length, start: start, oldest: oldest, spacing: pageSpacing) != nil
+                {
+                    return false
+                }
+            } while token != nil
+        } catch {
+            historyWindow.record(length: length, pages: pages, spacing: spacing, failed: true)
+            throw error
+        }
+        historyWindow.record(length: length, pages: pages, spacing: spacing)
+        return true
+    }
+
     /// Processes each notification of `page`, counting it in `report`.
     ///
-    /// - Returns: The first error of a notification that could not be processed, or `nil`.
-    private func receive(_ page: NotificationHistoryResponse, report: inout Report) async throws -> (any Error)? {
+    /// - Returns: The first error of a notification that could not be processed, or `nil`;
+    ///   and the `signedDate` each notification claims (unverified, for ``HistoryWindow``).
+    private func receive(
+        _ page: NotificationHistoryResponse, report: inout Report
+    ) async throws -> (failure: (any Error)?, dates: [Int64]) {
         var firstFailure: (any Error)?
+        var dates: [Int64] = []
         for item in page.notificationHistory ?? [] {
             guard let signedPayload = item.signedPayload else { continue }
             report.fetched += 1
+            let claim = UnverifiedNotificationClaim(signedPayload: signedPayload)
+            if let date = claim?.signedDate { dates.append(date) }
             do {
-                switch try await intake.receive(signedPayload: signedPayload, source: .reconciler) {
+                switch try await intake.receive(signedPayload: signedPayload, source: .reconciler, claim: claim) {
                 case .processed: report.processed += 1
                 case .duplicate: report.duplicates += 1
                 }
@@ -79,7 +125,7 @@ extension Reconciler {
                 firstFailure = firstFailure ?? error
             }
         }
-        return firstFailure
+        return (firstFailure, dates)
     }
 
     /// One page, asked for again after a retryable error (transport, 429, 5xx, Apple's
