@@ -43,8 +43,15 @@ public final class DevStack: Sendable {
     /// (a loaded machine may take over a second to complete a connect, which a 1 s timeout
     /// read as Apple unavailable) and a read timeout of
     /// ``DevStackConfiguration/appleTimeoutSeconds``. It keeps an idle connection for the
-    /// server's ``LoadSettings/clientIdleTimeout``.
+    /// server's ``LoadSettings/clientIdleTimeout``, and up to ``emulatorConnections`` at once.
     private let appleClient: HTTPClient
+    /// How many connections the server's calls to the emulator may use at once.
+    /// AsyncHTTPClient's default, 8, bounds HTTP/1.1 connections to a host; Apple's and
+    /// Google's servers speak HTTP/2, where a connection carries many requests at once, but
+    /// the emulator speaks HTTP/1.1 on one port, where every call of the server (each report's
+    /// second opinion, Google's lookups and acknowledgements, the reconciler's pages) waited
+    /// its turn behind eight.
+    static let emulatorConnections = 64
     /// The emulator's connections to the server's notification intakes (Apple's and Google
     /// Play's): `HTTPClient.shared`'s configuration (it keeps trying to connect until an
     /// attempt's deadline, so a notification sent while an instance restarts waits for it),
@@ -60,7 +67,9 @@ public final class DevStack: Sendable {
             eventLoopGroupProvider: .singleton,
             configuration: HTTPClient.Configuration(
                 timeout: .init(connect: .seconds(5), read: .milliseconds(Int64(settings.appleTimeoutSeconds * 1000))),
-                connectionPool: .init(idleTimeout: settings.server.load.clientIdleTimeout)))
+                connectionPool: .init(
+                    idleTimeout: settings.server.load.clientIdleTimeout,
+                    concurrentHTTP1ConnectionsPerHostSoftLimit: Self.emulatorConnections)))
         var notificationConfiguration = HTTPClient.Configuration.singletonConfiguration
         notificationConfiguration.connectionPool.idleTimeout = settings.server.load.clientIdleTimeout
         notificationClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: notificationConfiguration)
