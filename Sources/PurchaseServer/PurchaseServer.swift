@@ -257,6 +257,8 @@ public struct PurchaseServer: Sendable {
                             logger.notice(
                                 "reconciler processed missed notifications", metadata: ["count": "\(report.processed)"])
                         }
+                        // History left after the budget: the next pass reads on at once.
+                        return !report.historyComplete
                     } catch let error as ReconcilerLeaseError {
                         logger.notice("reconciler pass \(error)")
                     }

@@ -30,11 +30,12 @@ struct ReconcileCommand: AsyncParsableCommand {
         do {
             let server = try PurchaseServer(
                 configuration: configuration, store: store, logger: Logger(label: "storekeeper"))
-            guard let reconciler = server.reconciler else {
+            guard var reconciler = server.reconciler else {
                 throw ValidationError(
                     "neither the App Store Server API (appStoreServerAPI or STOREKEEPER_APPLE_API_*) nor Google Play "
                         + "(googlePlay or STOREKEEPER_GOOGLE_PLAY_PACKAGE_NAME) is configured")
             }
+            reconciler.historyBudget = nil  // one pass after an outage reads all of it
             report = try await reconciler.run()
             try await store.close()
         } catch ReconcilerLeaseError.held(let holder, let expiresAt) {

@@ -18,7 +18,8 @@ extension Reconciler {
     /// (``HistoryWindow``), processes each notification, renews the lease after each page,
     /// and moves the checkpoint to the end of each window read whole, as long as every
     /// notification so far was processed. A page that fails for good ends the read; the
-    /// windows before it stay read.
+    /// windows before it stay read. Once ``historyBudget`` has passed, no further window is
+    /// begun (``Report/historyComplete``); the first always is.
     ///
     /// - Returns: The first error of a notification that could not be processed (it stays
     ///   unprocessed; the rest went through, and the checkpoint stays before its window),
@@ -32,7 +33,14 @@ extension Reconciler {
         var windowStart = Self.milliseconds(start)
         let end = Self.milliseconds(end)
         var cutAt: Int64?
+        let deadline = historyBudget.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1_000).rounded())) }
+        var windowsRead = 0
         while windowStart < end {
+            if windowsRead > 0, let deadline, ContinuousClock.now >= deadline {
+                report.historyComplete = false
+                report.endDate = Date(timeIntervalSince1970: Double(windowStart) / 1_000)
+                break
+            }
             let length = Int64((historyWindow.length * 1_000).rounded())
             let request = NotificationHistoryRequest(
                 startDate: windowStart, endDate: windowStart < end - length ? windowStart + length : end)
@@ -50,6 +58,7 @@ extension Reconciler {
                 guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
             }
             windowStart = windowEnd
+            windowsRead += 1
         }
         return firstFailure
     }

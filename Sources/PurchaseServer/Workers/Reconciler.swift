@@ -55,12 +55,22 @@ public struct Reconciler: Sendable {
     var overlap: TimeInterval = ServerConfiguration.defaultReconcilerOverlapSeconds
     /// How much history is read between two moves of the checkpoint, learnt pass after pass.
     var historyWindow = HistoryWindow()
+    /// How long a pass reads Apple's history before it goes on to the rest of its work
+    /// (``defaultHistoryBudget``); `nil` to read it all. The pass stops at the end of a
+    /// window (each window's end is in the checkpoint), says so in
+    /// ``Report/historyComplete``, and the next pass reads on.
+    public var historyBudget: TimeInterval? = Reconciler.defaultHistoryBudget
+    /// The history budget of the server's own passes: long enough for a hundred pages of
+    /// Apple's history, short enough that a backlog read under load (pages of a second and
+    /// more) does not keep the subscriptions and Google's acknowledgements waiting for minutes.
+    public static let defaultHistoryBudget: TimeInterval = 30
 
     /// What one pass did.
     public struct Report: Codable, Hashable, Sendable {
         /// The period read.
         public var startDate: Date
-        /// The end of the period (the new checkpoint).
+        /// The end of the period read (the new checkpoint; before the pass's end when the
+        /// history budget ran out first).
         public var endDate: Date
         /// Notifications in the history.
         public var fetched: Int
@@ -90,6 +100,9 @@ public struct Reconciler: Sendable {
         public var playVoidsSettled = 0
         /// Listed records without an order id or a token, or with malformed ones (skipped).
         public var playVoidsRejected = 0
+        /// Whether Apple's history was read to the pass's end; `false` when the pass used
+        /// its history budget first and stopped at ``endDate`` (the next pass reads on).
+        public var historyComplete = true
     }
 
     /// Reads the history from the checkpoint less the overlap (or `lookback` ago) to `now`
