@@ -155,12 +155,11 @@ struct ReconcilerPageRetryTests {
     }
 
     @Test(
-        "a window that fails in a dense stretch is learnt from: the next pass reads that stretch in short windows and completes"
+        "a window that fails in a dense stretch is learnt from: the next pass starts with a short window and completes"
     )
     func aFailedDenseWindowShortensTheNext() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
-        let paid = Reconciler.milliseconds(Date())
         for index in 0..<45 {
             let order = try await fixture.order("player-\(index)")
             _ = try await fixture.pay(token: order.appAccountToken)
@@ -190,8 +189,6 @@ struct ReconcilerPageRetryTests {
         #expect(windows.first.map { $0.end - $0.start } == Int64((learnt * 1_000).rounded()))
         #expect(report.processed + report.duplicates >= 45)
         #expect(try await fixture.wallet("player-44") == ["coins": 100])
-        let lastWindows = Set(windows.filter { $0.end > paid })
-        #expect(lastWindows.count >= 2, "the payments' stretch in more than one window: \(lastWindows)")
     }
 
     @Test("a window whose first page shows a busy stretch far longer than its target is cut to end shortly into it")

@@ -122,12 +122,15 @@ extension PurchaseServer {
         }
     }
 
-    /// Runs one reconciler pass now (waits for one of this server's under way).
+    /// Runs one reconciler pass now (waits for one of this server's under way), reading
+    /// all of Apple's history since the checkpoint: support asked for it, and its summary
+    /// counts what was read.
     ///
     /// - Throws: `not_configured` without the App Store Server API; the reconciler's
     ///   errors (``ReconcilerLeaseError`` while another instance's pass runs).
     package func runReconcilerPass() async throws -> Reconciler.Report {
-        guard let reconciler else { throw ServerError.notConfigured("the App Store Server API") }
+        guard var reconciler else { throw ServerError.notConfigured("the App Store Server API") }
+        reconciler.historyBudget = nil
         return try await reconciler.run()
     }
 

@@ -34,6 +34,7 @@ final class HistoryWindow: Sendable {
     /// The pages a window aims at.
     let targetPages: Int
     private let next: Mutex<TimeInterval>
+    private let resume = Mutex<Int64?>(nil)
 
     /// A window of `length` seconds (clamped to ``shortest``...``longest``) that learns
     /// from there to hold about `targetPages` pages.
@@ -44,6 +45,17 @@ final class HistoryWindow: Sendable {
 
     /// The length of the next window, in seconds.
     var length: TimeInterval { next.withLock { $0 } }
+
+    /// Where the last pass stopped reading (epoch milliseconds) when it stopped before its
+    /// end (its budget spent, or a page failed): the end of the history it read whole, every
+    /// notification processed; `nil` after a pass that read to its end. The next pass reads
+    /// on from there instead of reading the overlap before the checkpoint again, so that
+    /// passes that keep running out of budget within the overlap (a busy hour read under
+    /// load) still move forward.
+    var resumeAt: Int64? {
+        get { resume.withLock { $0 } }
+        set { resume.withLock { $0 = newValue } }
+    }
 
     /// Learns from a window of `length` seconds of which `pages` pages were read (all of
     /// them, unless it `failed`), the last of them with notifications `spacing` seconds

@@ -35,20 +35,30 @@ extension Reconciler {
         var cutAt: Int64?
         let deadline = historyBudget.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1_000).rounded())) }
         var windowsRead = 0
+        // The end of the history read whole, every notification processed: where the next
+        // pass reads on when this one stops before its end.
+        var readTo = windowStart
+        historyWindow.resumeAt = nil
         while windowStart < end {
             if windowsRead > 0, let deadline, ContinuousClock.now >= deadline {
                 report.historyComplete = false
                 report.endDate = Date(timeIntervalSince1970: Double(windowStart) / 1_000)
+                historyWindow.resumeAt = readTo
                 break
             }
             let length = Int64((historyWindow.length * 1_000).rounded())
             let request = NotificationHistoryRequest(
                 startDate: windowStart, endDate: windowStart < end - length ? windowStart + length : end)
-            guard
-                try await readWindow(
+            let read: Bool
+            do {
+                read = try await readWindow(
                     client, request, mayCut: cutAt != windowStart, lease: &lease, report: &report,
                     firstFailure: &firstFailure)
-            else {
+            } catch {
+                historyWindow.resumeAt = readTo
+                throw error
+            }
+            guard read else {
                 cutAt = windowStart  // read again from its start, shorter, and whole
                 continue
             }
@@ -56,6 +66,7 @@ extension Reconciler {
             if firstFailure == nil {
                 let advance = try await store.advanceCheckpoint(Self.checkpointName, to: windowEnd, holding: lease)
                 guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
+                readTo = windowEnd
             }
             windowStart = windowEnd
             windowsRead += 1

@@ -146,6 +146,10 @@ public struct Reconciler: Sendable {
         if let text = try await store.checkpoint(Self.checkpointName), let milliseconds = Int64(text) {
             start = Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-overlap)
         }
+        // A pass after one that stopped early reads on from where that one stopped.
+        if client != nil, let resume = historyWindow.resumeAt {
+            start = max(start, Date(timeIntervalSince1970: Double(resume) / 1_000))
+        }
         // A checkpoint from the future (a clock that jumped, a damaged row) reads from now.
         start = min(max(start, earliest), now)
         var report = Report(startDate: start, endDate: now, fetched: 0, processed: 0, duplicates: 0, rejected: 0)
