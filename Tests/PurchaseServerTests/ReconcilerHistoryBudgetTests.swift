@@ -1,3 +1,4 @@
+import AppStoreEmulator
 import Foundation
 import Ledger
 import Testing
@@ -72,5 +73,51 @@ struct ReconcilerHistoryBudgetTests {
         #expect(
             same(ms(next.startDate), ms(now) - 3_600_000),
             "after a pass that read to its end, the overlap again")
+    }
+
+    @Test("a notification that keeps failing holds the checkpoint, not the passes: they read on, and it is tried again")
+    func aFailingNotificationDoesNotHoldThePassesBack() async throws {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        defer { Task { await fixture.shutdown() } }
+        // A CONSUMPTION_REQUEST whose answer Apple refuses, for a player who consented.
+        let order = try await fixture.order("alice")
+        let refused = try #require(try await fixture.pay(token: order.appAccountToken).transactionId)
+        let consent = try await fixture.send(
+            .put, "/v1/players/me/consumption-consent", credential: fixture.token("alice"))
+        #expect(consent.status == 200)
+        try await fixture.emulator.requestConsumption(transactionId: refused)
+        await fixture.emulator.setFaults(
+            EmulatorFaults(endpoints: ["sendConsumptionInformation": EndpointFaults(errorRate: 1)]))
+        var reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 0) { _ in nil }
+        reconciler.historyBudget = 0
+        reconciler.historyWindow = HistoryWindow(length: 3_600, targetPages: 1)
+        let store = try await fixture.store
+
+        // The passes end three hours from now: the notifications are in the 22nd window of
+        // 24 (hours), and quiet history follows.
+        let end = Date().addingTimeInterval(3 * 3_600)
+        var passes = 0
+        var failures = 0
+        var complete = false
+        while !complete, passes < 100 {
+            passes += 1
+            do {
+                complete = try await reconciler.run(now: end).historyComplete
+            } catch {
+                failures += 1
+            }
+        }
+        #expect(complete && passes >= 24, "\(passes) passes")
+        #expect(failures == 1, "only the pass that read the refused answer's window failed")
+        let held = try #require(try await store.checkpoint(Reconciler.checkpointName).flatMap { Int64($0) })
+        #expect(held < ms(end) - 3 * 3_600_000 + 1, "held before that window")
+        #expect(try await fixture.emulator.consumptionInformation(refused) == nil)
+
+        await fixture.emulator.setFaults(EmulatorFaults())
+        reconciler.historyBudget = nil
+        let again = try await reconciler.run(now: end)
+        #expect(same(ms(again.startDate), held), "the next pass starts from the checkpoint")
+        #expect(try await fixture.emulator.consumptionInformation(refused) != nil, "and answers it")
+        #expect(try await store.checkpoint(Reconciler.checkpointName) == String(ms(end)))
     }
 }

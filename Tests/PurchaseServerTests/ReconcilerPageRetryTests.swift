@@ -158,12 +158,8 @@ struct ReconcilerPageRetryTests {
         "a window that fails in a dense stretch is learnt from: the next pass starts with a short window and completes"
     )
     func aFailedDenseWindowShortensTheNext() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        let fixture = try await busyFixture()
         defer { Task { await fixture.shutdown() } }
-        for index in 0..<45 {
-            let order = try await fixture.order("player-\(index)")
-            _ = try await fixture.pay(token: order.appAccountToken)
-        }
         // The day before the payments is quiet; their window, three pages, fails on its
         // second page until told otherwise.
         let history = HistoryRequests(failing: 0)
@@ -206,12 +202,8 @@ struct ReconcilerPageRetryTests {
 
     @Test("a pass whose window reaches a busy stretch cuts it there, reads on in shorter windows and completes")
     func aBusyStretchIsReadInShortWindows() async throws {
-        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        let fixture = try await busyFixture()
         defer { Task { await fixture.shutdown() } }
-        for index in 0..<45 {
-            let order = try await fixture.order("player-\(index)")
-            _ = try await fixture.pay(token: order.appAccountToken)
-        }
         let history = HistoryRequests(failing: 0)
         var reconciler = try await fixture.reconciler(holder: "this-instance") { request in
             history.record(request)
@@ -229,6 +221,17 @@ struct ReconcilerPageRetryTests {
         #expect(report.fetched >= 45 + 20, "the first page again, as duplicates")
         #expect(report.processed >= 45)
         #expect(try await fixture.wallet("player-44") == ["coins": 100])
+    }
+
+    /// A server with 45 purchases of `player-0` … `player-44` paid within a few seconds and
+    /// never reported: three pages of history, which only the reconciler delivers.
+    private func busyFixture() async throws -> ServerFixture {
+        let fixture = try await ServerFixture(.sqlite, notifications: false)
+        for index in 0..<45 {
+            let order = try await fixture.order("player-\(index)")
+            _ = try await fixture.pay(token: order.appAccountToken)
+        }
+        return fixture
     }
 
     /// The period of each request for Apple's notification history, in the order asked;

@@ -23,19 +23,21 @@ actor ReconcilerDriver {
 
     /// Runs one pass on instance 0, which no restart takes down meanwhile (a pass that
     /// outlived its server would wait on a closed ledger), and records it; returns whether
-    /// it completed.
+    /// it completed. A pass reads Apple's history for the server's budget, as the server's
+    /// own passes do, or all of it when `readingAll`.
     @discardableResult
-    func pass(_ reason: String) async -> Bool {
+    func pass(_ reason: String, readingAll: Bool = false) async -> Bool {
         await chaos.hold(0)
         let at = (ContinuousClock.now - started) / .seconds(1)
-        let completed = await passHeld(reason, at: at)
+        let completed = await passHeld(reason, at: at, readingAll: readingAll)
         await chaos.release(0)
         return completed
     }
 
-    private func passHeld(_ reason: String, at: Double) async -> Bool {
+    private func passHeld(_ reason: String, at: Double, readingAll: Bool) async -> Bool {
         do {
-            guard let reconciler = try await stack.server.reconciler else { return true }
+            guard var reconciler = try await stack.server.reconciler else { return true }
+            if readingAll { reconciler.historyBudget = nil }
             let report = try await reconciler.run()
             passes.append(ReconcilerPass(at: at, reason: reason, report: report, error: nil))
             return true
@@ -45,10 +47,11 @@ actor ReconcilerDriver {
         }
     }
 
-    /// Runs passes until one completes, up to `attempts` of them, 200 ms apart.
+    /// Runs passes that read all of Apple's history until one completes, up to `attempts`
+    /// of them, 200 ms apart.
     func settle(_ reason: String, attempts: Int = 5) async {
         for attempt in 1...attempts {
-            if await pass(reason) { return }
+            if await pass(reason, readingAll: true) { return }
             if attempt < attempts { try? await Task.sleep(for: .milliseconds(200)) }
         }
     }

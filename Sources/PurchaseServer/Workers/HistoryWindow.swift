@@ -47,11 +47,12 @@ final class HistoryWindow: Sendable {
     var length: TimeInterval { next.withLock { $0 } }
 
     /// Where the last pass stopped reading (epoch milliseconds) when it stopped before its
-    /// end (its budget spent, or a page failed): the end of the history it read whole, every
-    /// notification processed; `nil` after a pass that read to its end. The next pass reads
-    /// on from there instead of reading the overlap before the checkpoint again, so that
-    /// passes that keep running out of budget within the overlap (a busy hour read under
-    /// load) still move forward.
+    /// end (its budget spent, or a page failed): the end of the history it read whole;
+    /// `nil` after a pass that read to its end. The next pass reads on from there instead of
+    /// reading the overlap before the checkpoint again, so that passes that keep running out
+    /// of budget within the overlap (a busy hour read under load), or behind a notification
+    /// that keeps failing (which holds the checkpoint), still move forward. The pass after
+    /// one that read to its end starts from the checkpoint again.
     var resumeAt: Int64? {
         get { resume.withLock { $0 } }
         set { resume.withLock { $0 = newValue } }

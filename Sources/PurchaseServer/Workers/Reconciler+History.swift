@@ -16,8 +16,8 @@ extension Reconciler {
 
     /// Reads Apple's notification history from `start` to `end` window by window
     /// (``HistoryWindow``), processes each notification, renews the lease after each page,
-    /// and moves the checkpoint to the end of each window read whole, as long as every
-    /// notification so far was processed. A page that fails for good ends the read; the
+    /// and, when `advancing` (`start` is not past the checkpoint), moves the checkpoint to
+    /// the end of each window read whole, as long as every notification so far was processed. A page that fails for good ends the read; the
     /// windows before it stay read. Once ``historyBudget`` has passed, no further window is
     /// begun (``Report/historyComplete``); the first always is.
     ///
@@ -27,7 +27,8 @@ extension Reconciler {
     /// - Throws: ``AppStoreServerAPIError`` when Apple fails to serve a page;
     ///   ``ReconcilerLeaseError/lost``.
     func readHistory(
-        _ client: AppStoreServerAPIClient, from start: Date, to end: Date, lease: inout Lease, report: inout Report
+        _ client: AppStoreServerAPIClient, from start: Date, to end: Date, advancing: Bool, lease: inout Lease,
+        report: inout Report
     ) async throws -> (any Error)? {
         var firstFailure: (any Error)?
         var windowStart = Self.milliseconds(start)
@@ -35,8 +36,10 @@ extension Reconciler {
         var cutAt: Int64?
         let deadline = historyBudget.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1_000).rounded())) }
         var windowsRead = 0
-        // The end of the history read whole, every notification processed: where the next
-        // pass reads on when this one stops before its end.
+        // The end of the history read whole: where the next pass reads on when this one
+        // stops before its end. A notification that failed to process is behind it, and
+        // behind the checkpoint: the first pass after one that reads to its end starts from
+        // the checkpoint again and tries it.
         var readTo = windowStart
         historyWindow.resumeAt = nil
         while windowStart < end {
@@ -63,11 +66,11 @@ extension Reconciler {
                 continue
             }
             let windowEnd = request.endDate ?? end
-            if firstFailure == nil {
+            if advancing, firstFailure == nil {
                 let advance = try await store.advanceCheckpoint(Self.checkpointName, to: windowEnd, holding: lease)
                 guard advance != .leaseLost else { throw ReconcilerLeaseError.lost }
-                readTo = windowEnd
             }
+            readTo = windowEnd
             windowStart = windowEnd
             windowsRead += 1
         }

@@ -143,12 +143,18 @@ public struct Reconciler: Sendable {
         var lease = lease
         let earliest = now.addingTimeInterval(-Self.maximumLookback)
         var start = now.addingTimeInterval(-lookback)
-        if let text = try await store.checkpoint(Self.checkpointName), let milliseconds = Int64(text) {
-            start = Date(timeIntervalSince1970: Double(milliseconds) / 1_000).addingTimeInterval(-overlap)
+        let checkpoint = try await store.checkpoint(Self.checkpointName).flatMap { Int64($0) }
+        if let checkpoint {
+            start = Date(timeIntervalSince1970: Double(checkpoint) / 1_000).addingTimeInterval(-overlap)
         }
-        // A pass after one that stopped early reads on from where that one stopped.
+        // A pass after one that stopped early reads on from where that one stopped. Past the
+        // checkpoint (a notification that failed is held behind it), it moves the checkpoint
+        // no further: the history between them is not read whole until a pass starts from
+        // the checkpoint again.
+        var advancing = true
         if client != nil, let resume = historyWindow.resumeAt {
             start = max(start, Date(timeIntervalSince1970: Double(resume) / 1_000))
+            advancing = checkpoint.map { resume <= $0 } ?? false
         }
         // A checkpoint from the future (a clock that jumped, a damaged row) reads from now.
         start = min(max(start, earliest), now)
@@ -156,7 +162,8 @@ public struct Reconciler: Sendable {
         var firstFailure: (any Error)?
         if let client {
             try await storePart(&firstFailure) {
-                let failure = try await readHistory(client, from: start, to: now, lease: &lease, report: &report)
+                let failure = try await readHistory(
+                    client, from: start, to: now, advancing: advancing, lease: &lease, report: &report)
                 try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
                 return failure
             }
