@@ -3,7 +3,9 @@ import Synchronization
 
 /// How much of Apple's notification history the reconciler reads between two moves of its
 /// checkpoint: a period sized to hold about ``targetPages`` pages, learnt from the history
-/// read last and kept from one pass to the next.
+/// read last and kept from one pass to the next; and where a pass that stopped early left
+/// off (``resumeAt``). Both live in the server's memory: a restart starts again from an hour
+/// and from the checkpoint.
 ///
 /// The reconciler reads its period window by window and moves the checkpoint after each
 /// window read whole, so a page that fails for good loses one window's work, not the pass's.
