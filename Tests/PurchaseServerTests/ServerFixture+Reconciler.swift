@@ -8,7 +8,8 @@ extension ServerFixture {
     /// A reconciler of this server, holding its lease as `holder`, that sends the requests
     /// whose path contains `path` (by default Apple's notification history) through
     /// `intercept` first: `intercept` either answers one (a fault) or returns `nil` to pass
-    /// it to the emulator. Each pass reads `overlap` seconds of history again.
+    /// it to the emulator. Each pass reads `overlap` seconds of history again, and all of its
+    /// history (no ``Reconciler/historyBudget``).
     func reconciler(
         holder: String,
         overlap: TimeInterval = ServerConfiguration.defaultReconcilerOverlapSeconds,
@@ -21,11 +22,14 @@ extension ServerFixture {
             }
             return try await AsyncHTTPClientTransport(client: .loopback).send(request)
         }
-        return Reconciler(
+        var reconciler = Reconciler(
             client: AppStoreServerAPIClient(
                 baseURL: await stack.baseURL.appendingPathComponent("sandbox"), key: emulator.identity.apiKey,
                 transport: transport),
             intake: try await server.intake, store: try await store, lookback: 86_400, holder: holder,
             gate: PassGate(), overlap: overlap)
+        // A pass reads all of its history, however slow the machine: a test of the budget sets one.
+        reconciler.historyBudget = nil
+        return reconciler
     }
 }
