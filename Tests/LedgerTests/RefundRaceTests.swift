@@ -146,6 +146,21 @@ struct RefundRaceTests {
         }
     }
 
+    @Test(
+        "a refund, its reversal and a second refund, the last two signed in the same millisecond: the second refund is the later word, whatever the arrival order (storekeeper simulate, seed 2026)",
+        arguments: StoreKind.allCases, [["REFUND_REVERSED", "REFUND"], ["REFUND", "REFUND_REVERSED"]])
+    func refundAfterReversalInOneMillisecond(kind: StoreKind, arrival: [String]) async throws {
+        try await withStore(kind) { store, _ in
+            let delivery = Fixture.delivery()
+            let transactionId = delivery.transactionId
+            _ = try await store.deliver(delivery)
+            #expect(try await Self.settle(store, transactionId, "REFUND", signedAt: 1_000).outcome == "reversed")
+            for type in arrival { _ = try await Self.settle(store, transactionId, type, signedAt: 5_000) }
+            #expect(try await store.purchase(store: .appStore, transactionId: transactionId)?.status == .refunded)
+            #expect(try await store.wallet(playerId: "player-1")["coins"] == 0)
+        }
+    }
+
     /// Waits for the intruder and checks that it had to wait for the paused transaction and
     /// that the purchase ended as Apple's latest word says.
     static func expectEnd(

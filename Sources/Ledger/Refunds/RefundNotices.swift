@@ -27,17 +27,35 @@ struct RefundNotices: Sendable {
 
     private let notices: [Notice]
 
-    /// Orders `notices` (given in arrival order): a notice without a signing date sorts
-    /// first. Of notices signed in the same millisecond, a refund or revocation comes before
-    /// a reversal (a reversal only ever follows the refund it undoes, and may overtake it on
-    /// the way), a smaller share before a larger one (the share is cumulative: it only grows
-    /// until a reversal), then arrival order decides.
+    /// Orders `notices` (given in arrival order) by signing date; a notice without one sorts
+    /// first. Notices signed in the same millisecond are ordered so that each one moves the
+    /// share the way the store's notices can: a reversal only when some share is refunded
+    /// (it only ever follows the refund it undoes, and may overtake it on the way), a refund
+    /// or revocation only when it raises the share (the share is cumulative: it only grows
+    /// until a reversal). Where both could come next, a refund or revocation comes before a
+    /// reversal and a smaller share before a larger one; then arrival order decides.
     init(notices: [Notice]) {
-        self.notices = notices.enumerated().sorted {
-            ($0.element.signedAt, $0.element.kind == .reversal ? 1 : 0, $0.element.share, $0.offset)
-                < ($1.element.signedAt, $1.element.kind == .reversal ? 1 : 0, $1.element.share, $1.offset)
+        let byDate = Dictionary(grouping: notices.enumerated(), by: \.element.signedAt)
+        var ordered: [Notice] = []
+        var share = 0
+        for signedAt in byDate.keys.sorted() {
+            var tied = byDate[signedAt, default: []].sorted {
+                ($0.element.kind == .reversal ? 1 : 0, $0.element.share, $0.offset)
+                    < ($1.element.kind == .reversal ? 1 : 0, $1.element.share, $1.offset)
+            }
+            while !tied.isEmpty {
+                let next = tied.firstIndex { Self.moves(share, by: $0.element) } ?? tied.startIndex
+                share = tied[next].element.share
+                ordered.append(tied.remove(at: next).element)
+            }
         }
-        .map(\.element)
+        self.notices = ordered
+    }
+
+    /// Whether `notice` can follow a refunded share of `share`: a reversal of some refund, or
+    /// a refund or revocation that raises the share.
+    private static func moves(_ share: Int, by notice: Notice) -> Bool {
+        notice.kind == .reversal ? share > 0 : notice.share > share
     }
 
     /// Whether no refund notice is recorded.
