@@ -13,7 +13,9 @@ struct ReconcilerHistoryBudgetTests {
     private func ms(_ date: Date) -> Int64 { Reconciler.milliseconds(date) }
     /// Whether two times in milliseconds are the same but for a date's rounding.
     private func same(_ a: Int64, _ b: Int64) -> Bool { abs(a - b) <= 1 }
-    @Test("a pass whose budget is spent stops at the end of a window, says so, and the next pass reads on")
+    @Test(
+        "a pass whose budget is spent stops at the end of a window, says so, and the next pass reads on, also after a restart"
+    )
     func aSpentBudgetStopsAtAWindowsEnd() async throws {
         let fixture = try await ServerFixture(.sqlite, notifications: false)
         defer { Task { await fixture.shutdown() } }
@@ -32,8 +34,13 @@ struct ReconcilerHistoryBudgetTests {
         #expect(checkpoint.map { same($0, ms(hour)) } == true)
         #expect(try await fixture.wallet("alice").isEmpty, "her notification is in the last hour")
 
-        reconciler.historyBudget = nil
-        let second = try await reconciler.run(now: now)
+        let resume = try await store.checkpoint(Reconciler.resumeCheckpointName).flatMap { Int64($0) }
+        #expect(resume.map { same($0, ms(hour)) } == true, "where to read on is in the ledger")
+
+        // A restarted server: a reconciler that remembers nothing of the first, with ten
+        // minutes of overlap (which it would read again before the checkpoint).
+        let restarted = try await fixture.reconciler(holder: "restarted-instance", overlap: 600) { _ in nil }
+        let second = try await restarted.run(now: now)
         #expect(second.historyComplete)
         #expect(same(ms(second.startDate), ms(hour)), "from where it stopped")
         #expect(second.endDate == now)
@@ -52,6 +59,7 @@ struct ReconcilerHistoryBudgetTests {
         var reconciler = try await fixture.reconciler(holder: "this-instance", overlap: 3_600) { _ in nil }
         reconciler.historyBudget = 0
         reconciler.historyWindow = HistoryWindow(length: 3_600, targetPages: 1)
+        let store = try await fixture.store
 
         let now = Date()
         var starts: [Date] = []
@@ -65,7 +73,7 @@ struct ReconcilerHistoryBudgetTests {
         #expect(starts.count == 24, "an hour a pass")
         #expect(zip(starts, starts.dropFirst()).allSatisfy { same(ms($1) - ms($0), 3_600_000) }, "\(starts)")
         #expect(try await fixture.wallet("alice") == ["coins": 100])
-        #expect(reconciler.historyWindow.resumeAt == nil)
+        #expect(try await store.checkpoint(Reconciler.resumeCheckpointName) == "", "read to its end: none")
 
         reconciler.historyBudget = nil
         let next = try await reconciler.run(now: now.addingTimeInterval(60))

@@ -3,9 +3,8 @@ import Synchronization
 
 /// How much of Apple's notification history the reconciler reads between two moves of its
 /// checkpoint: a period sized to hold about ``targetPages`` pages, learnt from the history
-/// read last and kept from one pass to the next; and where a pass that stopped early left
-/// off (``resumeAt``). Both live in the server's memory: a restart starts again from an hour
-/// and from the checkpoint.
+/// read last and kept from one pass to the next, in the server's memory (a restart starts
+/// again from an hour).
 ///
 /// The reconciler reads its period window by window and moves the checkpoint after each
 /// window read whole, so a page that fails for good loses one window's work, not the pass's.
@@ -36,7 +35,6 @@ final class HistoryWindow: Sendable {
     /// The pages a window aims at.
     let targetPages: Int
     private let next: Mutex<TimeInterval>
-    private let resume = Mutex<Int64?>(nil)
 
     /// A window of `length` seconds (clamped to ``shortest``...``longest``) that learns
     /// from there to hold about `targetPages` pages.
@@ -47,18 +45,6 @@ final class HistoryWindow: Sendable {
 
     /// The length of the next window, in seconds.
     var length: TimeInterval { next.withLock { $0 } }
-
-    /// Where the last pass stopped reading (epoch milliseconds) when it stopped before its
-    /// end (its budget spent, or a page failed): the end of the history it read whole;
-    /// `nil` after a pass that read to its end. The next pass reads on from there instead of
-    /// reading the overlap before the checkpoint again, so that passes that keep running out
-    /// of budget within the overlap (a busy hour read under load), or behind a notification
-    /// that keeps failing (which holds the checkpoint), still move forward. The pass after
-    /// one that read to its end starts from the checkpoint again.
-    var resumeAt: Int64? {
-        get { resume.withLock { $0 } }
-        set { resume.withLock { $0 = newValue } }
-    }
 
     /// Learns from a window of `length` seconds of which `pages` pages were read (all of
     /// them, unless it `failed`), the last of them with notifications `spacing` seconds

@@ -17,9 +17,12 @@ extension Reconciler {
     /// Reads Apple's notification history from `start` to `end` window by window
     /// (``HistoryWindow``), processes each notification, renews the lease after each page,
     /// and, when `advancing` (`start` is not past the checkpoint), moves the checkpoint to
-    /// the end of each window read whole, as long as every notification so far was processed. A page that fails for good ends the read; the
-    /// windows before it stay read. Once ``historyBudget`` has passed, no further window is
-    /// begun (``Report/historyComplete``); the first always is.
+    /// the end of each window read whole, as long as every notification so far was
+    /// processed. A page that fails for good ends the read; the windows before it stay read.
+    /// Once ``historyBudget`` has passed, no further window is begun
+    /// (``Report/historyComplete``); the first always is. A read that stops before `end`
+    /// records where the next pass reads on (``resumeCheckpointName``); one that reads to
+    /// `end` clears it when the pass was `resumed` from it.
     ///
     /// - Returns: The first error of a notification that could not be processed (it stays
     ///   unprocessed; the rest went through, and the checkpoint stays before its window),
@@ -27,8 +30,8 @@ extension Reconciler {
     /// - Throws: ``AppStoreServerAPIError`` when Apple fails to serve a page;
     ///   ``ReconcilerLeaseError/lost``.
     func readHistory(
-        _ client: AppStoreServerAPIClient, from start: Date, to end: Date, advancing: Bool, lease: inout Lease,
-        report: inout Report
+        _ client: AppStoreServerAPIClient, from start: Date, to end: Date, advancing: Bool, resumed: Bool,
+        lease: inout Lease, report: inout Report
     ) async throws -> (any Error)? {
         var firstFailure: (any Error)?
         var windowStart = Self.milliseconds(start)
@@ -41,13 +44,12 @@ extension Reconciler {
         // behind the checkpoint: the first pass after one that reads to its end starts from
         // the checkpoint again and tries it.
         var readTo = windowStart
-        historyWindow.resumeAt = nil
         while windowStart < end {
             if windowsRead > 0, let deadline, ContinuousClock.now >= deadline {
                 report.historyComplete = false
                 report.endDate = Date(timeIntervalSince1970: Double(windowStart) / 1_000)
-                historyWindow.resumeAt = readTo
-                break
+                try await store.setCheckpoint(Self.resumeCheckpointName, value: String(readTo))
+                return firstFailure
             }
             let length = Int64((historyWindow.length * 1_000).rounded())
             let request = NotificationHistoryRequest(
@@ -58,7 +60,9 @@ extension Reconciler {
                     client, request, mayCut: cutAt != windowStart, lease: &lease, report: &report,
                     firstFailure: &firstFailure)
             } catch {
-                historyWindow.resumeAt = readTo
+                // Unrecorded (the ledger failing too), the next pass starts from the
+                // checkpoint: it reads more again, and misses nothing.
+                try? await store.setCheckpoint(Self.resumeCheckpointName, value: String(readTo))
                 throw error
             }
             guard read else {
@@ -74,6 +78,7 @@ extension Reconciler {
             windowStart = windowEnd
             windowsRead += 1
         }
+        if resumed { try await store.setCheckpoint(Self.resumeCheckpointName, value: "") }
         return firstFailure
     }
 

@@ -22,6 +22,14 @@ import Ledger
 public struct Reconciler: Sendable {
     /// The checkpoint holding the end of the history read whole so far (epoch milliseconds).
     static let checkpointName = "reconciler.notification_history"
+    /// Where the next pass reads on (epoch milliseconds) after a pass that stopped before its
+    /// end (its budget spent, or a page failed): the end of the history that pass read
+    /// whole; empty after a pass that read to its end. In the ledger beside the checkpoint,
+    /// so that a restarted server reads on too instead of reading the overlap before the
+    /// checkpoint again. It only ever says where to start: a pass that starts past the
+    /// checkpoint never moves the checkpoint, so a value written late by an instance that
+    /// lost the lease can delay a read, never skip one.
+    static let resumeCheckpointName = "reconciler.notification_history.resume"
     /// The lease that keeps passes one at a time across instances.
     static let leaseName = "reconciler.lease"
     /// How long a lease lasts without renewal: far longer than one page of history takes,
@@ -152,7 +160,8 @@ public struct Reconciler: Sendable {
         // no further: the history between them is not read whole until a pass starts from
         // the checkpoint again.
         var advancing = true
-        if client != nil, let resume = historyWindow.resumeAt {
+        let resume = client == nil ? nil : try await store.checkpoint(Self.resumeCheckpointName).flatMap { Int64($0) }
+        if let resume {
             start = max(start, Date(timeIntervalSince1970: Double(resume) / 1_000))
             advancing = checkpoint.map { resume <= $0 } ?? false
         }
@@ -163,7 +172,8 @@ public struct Reconciler: Sendable {
         if let client {
             try await storePart(&firstFailure) {
                 let failure = try await readHistory(
-                    client, from: start, to: now, advancing: advancing, lease: &lease, report: &report)
+                    client, from: start, to: now, advancing: advancing, resumed: resume != nil, lease: &lease,
+                    report: &report)
                 try await reconcileSubscriptions(client: client, now: now, lease: &lease, report: &report)
                 return failure
             }
