@@ -53,11 +53,8 @@ public final class DevStack: Sendable {
     /// its turn behind eight.
     static let emulatorConnections = 64
     /// The emulator's connections to the server's notification intakes (Apple's and Google
-    /// Play's): `HTTPClient.shared`'s configuration (it keeps trying to connect until an
-    /// attempt's deadline, so a notification sent while an instance restarts waits for it),
-    /// except that an idle connection is kept only for the server's
-    /// ``LoadSettings/clientIdleTimeout`` (`shared` keeps one 600 s), so a notification never
-    /// goes out on a connection the server is closing.
+    /// Play's): an idle one is kept only for the server's ``LoadSettings/clientIdleTimeout``
+    /// (``HTTPNotificationTransport/configuration(keepingIdleConnectionsFor:)``).
     private let notificationClient: HTTPClient
 
     /// Starts the emulator and the server.
@@ -70,9 +67,10 @@ public final class DevStack: Sendable {
                 connectionPool: .init(
                     idleTimeout: settings.server.load.clientIdleTimeout,
                     concurrentHTTP1ConnectionsPerHostSoftLimit: Self.emulatorConnections)))
-        var notificationConfiguration = HTTPClient.Configuration.singletonConfiguration
-        notificationConfiguration.connectionPool.idleTimeout = settings.server.load.clientIdleTimeout
-        notificationClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: notificationConfiguration)
+        notificationClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPNotificationTransport.configuration(
+                keepingIdleConnectionsFor: settings.server.load.clientIdleTimeout))
         let emulator: AppStoreEmulator
         do {
             emulator = try await AppStoreEmulator(

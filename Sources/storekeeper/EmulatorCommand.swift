@@ -1,8 +1,10 @@
 import AppStoreEmulator
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import PlayEmulator
+import PurchaseServer
 
 /// `storekeeper emulator`: runs the offline App Store over HTTP.
 struct EmulatorCommand: AsyncParsableCommand {
@@ -52,6 +54,13 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "The app-specific shared secret verifyReceipt checks.")
     var sharedSecret: String?
 
+    @Option(
+        help: """
+            How long an idle connection to the notification and push URLs is kept, in seconds: below the \
+            receiving server's idle timeout (half of StoreKeeper's load.idleTimeoutSeconds, 30, by default).
+            """)
+    var notificationIdleSeconds: Double = LoadSettings().idleTimeoutSeconds / 2
+
     @Option(help: "The address to bind.")
     var hostname: String = "127.0.0.1"
 
@@ -77,6 +86,9 @@ struct EmulatorCommand: AsyncParsableCommand {
         if let notificationURL, URL(string: notificationURL)?.scheme == nil {
             throw ValidationError("--notification-url must be an absolute URL")
         }
+        guard notificationIdleSeconds.isFinite, notificationIdleSeconds > 0, notificationIdleSeconds <= 3_600 else {
+            throw ValidationError("--notification-idle-seconds must be above 0 and at most 3600")
+        }
         if let problem = playPush.problem { throw ValidationError("--play-push: \(problem)") }
     }
 
@@ -95,6 +107,22 @@ struct EmulatorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let notificationClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPNotificationTransport.configuration(
+                keepingIdleConnectionsFor: .milliseconds(Int64((notificationIdleSeconds * 1_000).rounded()))))
+        do {
+            try await serve(postingWith: notificationClient)
+        } catch {
+            try? await notificationClient.shutdown()
+            throw error
+        }
+        try await notificationClient.shutdown()
+    }
+
+    /// Runs the emulator until the process is told to stop, posting its notifications and
+    /// pushes with `notificationClient`.
+    private func serve(postingWith notificationClient: HTTPClient) async throws {
         let emulator = try await AppStoreEmulator(
             configuration: EmulatorConfiguration(
                 dataDirectory: URL(fileURLWithPath: dataDir),
@@ -106,7 +134,8 @@ struct EmulatorCommand: AsyncParsableCommand {
                 subscriptionTimeScale: subscriptionTimeScale,
                 baseURL: baseURL,
                 playPush: playPush
-            )
+            ),
+            httpClient: notificationClient
         )
         let router = Router()
         emulator.addRoutes(to: router)

@@ -29,6 +29,46 @@ struct EmulatorCommandTests {
         #expect(push["serviceAccountEmail"] as? String == "rtdn@example.iam.gserviceaccount.com")
     }
 
+    /// A notification client that kept an idle connection longer than the receiving server
+    /// (`HTTPClient.shared` keeps one 600 s, StoreKeeper's server 30 s) could post on it as
+    /// the server closed it: the notification failed unanswered and waited for Apple's next
+    /// retry. The emulator now closes an idle connection after `--notification-idle-seconds`.
+    @Test func theEmulatorClosesAnIdleNotificationConnectionFirst() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let receiver = try await IdleConnectionWatcher()
+        let port = LoopbackPort.unused()
+        let server = try ChildServer(
+            [
+                "emulator", "--port", "\(port)", "--data-dir", dataDir.path, "--notification-url", receiver.url,
+                "--notification-idle-seconds", "1",
+            ], port: port)
+        defer { server.terminate() }
+        try await server.waitUntilServing("/emulator/v1/roots")
+        let (status, _) = try await server.request(
+            "POST", "/emulator/v1/devices/phone/purchases", body: #"{"productId":"levelpack1"}"#)
+        #expect(status == 200)
+
+        // ONE_TIME_CHARGE arrives, then the connection it came on ends, the emulator closing
+        // it (the receiver never does) within seconds, not minutes.
+        let observed = Task {
+            var events: [IdleConnectionWatcher.Event] = []
+            for await event in receiver.events {
+                events.append(event)
+                if event == .closed { break }
+            }
+            return events
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(20))
+            observed.cancel()
+        }
+        let events = await observed.value
+        deadline.cancel()
+        await receiver.stop()
+        #expect(events == [.answered, .closed], "\(events)")
+    }
+
     @Test func servesAppleAndDeviceEndpointsAndKeepsStateAcrossRestarts() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDir) }

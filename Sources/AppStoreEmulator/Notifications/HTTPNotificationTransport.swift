@@ -50,6 +50,19 @@ public struct HTTPNotificationTransport: NotificationTransport {
         return configuration
     }
 
+    /// The configuration of a client posting to a server that closes idle connections:
+    /// `HTTPClient.shared`'s (it keeps trying to connect until an attempt's deadline, so a
+    /// notification sent while the server restarts waits for it), except that an idle
+    /// connection is kept only `idleTimeout` (`shared` keeps one 600 s). Kept below the
+    /// server's own idle timeout, the client closes an idle connection first, and a
+    /// notification never goes out on a connection the server is closing (it would fail
+    /// unanswered and wait for Apple's next retry, an hour at the real pace).
+    public static func configuration(keepingIdleConnectionsFor idleTimeout: TimeAmount) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.idleTimeout = idleTimeout
+        return configuration
+    }
+
     /// POSTs `body` as `application/json` to `url` with ``headers``; the response body is
     /// read and discarded.
     public func post(_ body: Data, to url: URL) async -> NotificationDeliveryResult {

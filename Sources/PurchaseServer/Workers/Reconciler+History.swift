@@ -60,8 +60,9 @@ extension Reconciler {
                     client, request, mayCut: cutAt != windowStart, lease: &lease, report: &report,
                     firstFailure: &firstFailure)
             } catch {
-                // Unrecorded (the ledger failing too), the next pass starts from the
-                // checkpoint: it reads more again, and misses nothing.
+                // Unrecorded (the ledger failing too), the next pass starts where an
+                // earlier pass left off, or from the checkpoint: it reads more again and
+                // misses nothing.
                 try? await store.setCheckpoint(Self.resumeCheckpointName, value: String(readTo))
                 throw error
             }
