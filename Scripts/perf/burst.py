@@ -27,6 +27,13 @@
 The last line of output is a JSON summary. Exit status 1 when an acknowledged order is lost or
 a shed answer lacks `Retry-After`. The generator is one Python process: `offered_per_second` is
 what was asked and `sent_per_second` what it managed; read the figures with both.
+
+With `--generator wrk` the burst (step 3) is sent by wrk (burst.lua beside this script) on
+--wrk-threads threads over --connections connections, open loop as well: each thread offers
+its share of the rate on a schedule, and the next connection whose answer arrives takes the
+next order due (one more than a second overdue is counted `not_sent`); its latency
+percentiles are of every answer, accepted and shed. Both generators report their own CPU seconds during the burst
+(`generator_cpu_seconds`) beside the server's (`server_cpu_seconds`).
 """
 
 import argparse
@@ -37,6 +44,8 @@ import hmac
 import json
 import os
 import random
+import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -68,6 +77,18 @@ def memory(pid):
             fields = dict(line.split(":", 1) for line in status if ":" in line)
         return {key: round(int(fields[key].split()[0]) / 1024, 1) for key in ("VmRSS", "VmHWM")}
     except (OSError, KeyError, ValueError):
+        return None
+
+
+def cpu_seconds(pid):
+    """The CPU time (user and system) `pid` has used, in seconds, or None."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
         return None
 
 
@@ -241,6 +262,46 @@ class Run:
         tally["seconds"] = offered_end - start
         return tally, offered_end, pending
 
+    async def wrk_burst(self, rate, seconds, samples, pid):
+        """Offers up to `rate` orders a second for `seconds` with wrk and burst.lua; its tally
+        (latencies of every answer, as wrk measured them) and when it ended."""
+        with tempfile.TemporaryDirectory(prefix="storekeeper-burst-wrk-") as directory:
+            tokens = os.path.join(directory, "tokens")
+            with open(tokens, "w") as file:
+                file.writelines(f"{player} {token}\n" for player, token in self.tokens.items())
+            output = os.path.join(directory, "wrk.json")
+            interval_ms = self.arguments.wrk_threads * 1000 / rate
+            script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "burst.lua")
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            process = subprocess.Popen(
+                ["wrk", "-t", str(self.arguments.wrk_threads), "-c", str(self.arguments.connections),
+                 "-d", f"{max(1, round(seconds))}s", "--timeout", "30s", "-s", script, self.arguments.url, "--",
+                 tokens, f"{interval_ms:.4f}", output],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            while process.poll() is None:
+                samples.append(memory(pid))
+                await asyncio.sleep(0.5)
+            end = time.monotonic()
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if process.returncode != 0 or not os.path.exists(output):
+                raise SystemExit(f"wrk failed ({process.returncode}): {process.stderr.read()}")
+            with open(output) as file:
+                totals = json.load(file)
+            with open(output + ".acknowledged") as file:
+                for line in file:
+                    player, _, order_id = line.strip().partition(" ")
+                    self.acknowledged.append((player, order_id))
+        tally = self.tally()
+        tally.update(sent=totals["requests"], accepted=totals["accepted"], shed=totals["shed"],
+                     shed_without_retry_after=totals["shedWithoutRetryAfter"], seconds=totals["seconds"],
+                     not_sent=totals["notSent"])
+        tally["errors"] = totals["other"] + sum(totals["socketErrors"].values())
+        tally["error_kinds"] = {kind: count for kind, count in totals["socketErrors"].items() if count}
+        tally["latency_all_answers_ms"] = totals["latencyMs"]
+        tally["generator_cpu_seconds"] = round(
+            after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2)
+        return tally, end
+
     async def ledger_orders(self, player):
         """Every order id the ledger holds for `player` (admin API, every page)."""
         connection = Connection(self.host, self.port)
@@ -275,6 +336,8 @@ def summary(tally):
         "p50_ms": percentile(tally["latencies"], 0.50),
         "p99_ms": percentile(tally["latencies"], 0.99),
         "max_ms": percentile(tally["latencies"], 1.0),
+        **{key: tally[key] for key in ("latency_all_answers_ms", "generator_cpu_seconds", "server_cpu_seconds")
+           if key in tally},
     }
 
 
@@ -297,9 +360,18 @@ async def main(arguments):
     log(f"burst: {offered:.0f} orders/s ({arguments.factor}x {rate:.0f}/s) for {arguments.seconds} s")
     probe_connection = Connection(run.host, run.port)
     await probe_connection.request("GET", "/v1/products", {})
-    await run.open_connections(arguments.connections)
     samples = []
-    burst, burst_end, pending = await run.open_loop(offered, arguments.seconds, samples, pid)
+    server_cpu = cpu_seconds(pid)
+    if arguments.generator == "wrk":
+        burst, burst_end = await run.wrk_burst(offered, arguments.seconds, samples, pid)
+        pending = set()
+    else:
+        await run.open_connections(arguments.connections)
+        generator_cpu = time.process_time()
+        burst, burst_end, pending = await run.open_loop(offered, arguments.seconds, samples, pid)
+        burst["generator_cpu_seconds"] = round(time.process_time() - generator_cpu, 2)
+    if server_cpu is not None:
+        burst["server_cpu_seconds"] = round(cpu_seconds(pid) - server_cpu, 2)
 
     probe, streak_start, streak = Run.tally(), None, 0
     while streak < 20:
@@ -379,10 +451,15 @@ if __name__ == "__main__":
     parser.add_argument("--recovery-seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=512, help="the burst's connections (requests open at once)")
     parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--generator", choices=("python", "wrk"), default="python",
+                        help="what sends the burst: this process (default) or wrk (apt-get install wrk)")
+    parser.add_argument("--wrk-threads", type=int, default=1, help="wrk's threads (--generator wrk)")
     parser.add_argument("--server-pid", type=int, help="default: the process listening on the URL's port")
     parser.add_argument("--player-secret", default=os.environ.get("STOREKEEPER_PLAYER_TOKEN_SECRET", "dev-player-secret"))
     parser.add_argument("--admin-key", default=os.environ.get("STOREKEEPER_ADMIN_KEY", "dev-admin-key"))
     arguments = parser.parse_args()
+    if arguments.generator == "wrk" and shutil.which("wrk") is None:
+        parser.error("--generator wrk needs wrk on the PATH (Debian: apt-get install wrk)")
     if arguments.binary is None:
         sys.exit(asyncio.run(main(arguments)))
     with tempfile.TemporaryDirectory(prefix="storekeeper-burst-") as directory:
