@@ -389,6 +389,13 @@ async def main(arguments):
     peaks = [sample["VmRSS"] for sample in samples if sample]
     result["memory_mib"]["burst_peak_rss"] = max(peaks) if peaks else None
     log(f"recovered {result['recovery_seconds']} s after the burst; {rate / 2:.0f}/s for {arguments.recovery_seconds} s")
+    if arguments.generator == "wrk":
+        # The calibration's connections sat idle through the burst, past the server's idle
+        # timeout (it closed them): new ones for the orders after it.
+        for connection in run.idle:
+            connection.close()
+        run.idle.clear()
+        await run.open_connections(arguments.connections)
     after, _, pending = await run.open_loop(rate / 2, arguments.recovery_seconds)
     if pending:
         await asyncio.gather(*pending)
