@@ -59,7 +59,7 @@ struct EmulatorCommand: AsyncParsableCommand {
             How long an idle connection to the notification and push URLs is kept, in seconds: below the \
             receiving server's idle timeout (half of StoreKeeper's load.idleTimeoutSeconds, 30, by default).
             """)
-    var notificationIdleSeconds: Double = Double(LoadSettings().clientIdleTimeout.nanoseconds) / 1e9
+    var notificationIdleSeconds: Double = LoadSettings().idleTimeoutSeconds / 2
 
     @Option(help: "The address to bind.")
     var hostname: String = "127.0.0.1"
